@@ -1,0 +1,115 @@
+import { describeName, describeThrown } from "./text.js";
+
+/** Base class of every error this library throws or rejects with on purpose. */
+export class ToolRegistryError extends Error {
+  override readonly name: string = "ToolRegistryError";
+}
+
+/**
+ * A tool definition is unusable: an empty or invalid name, a duplicate name,
+ * a handler that is not a function, or a `parameters` schema that is not valid
+ * or cannot compile. Thrown at `register` (or at the first compile, for
+ * problems only the compiler finds); never produced by a model's arguments.
+ */
+export class ToolDefinitionError extends ToolRegistryError {
+  override readonly name = "ToolDefinitionError";
+  /** The offending tool's name, as given (coerced to a string for display). */
+  readonly toolName: string;
+
+  constructor(toolName: string, problem: string, options?: ErrorOptions) {
+    super(`Invalid definition for tool ${describeName(toolName)}: ${problem}`, options);
+    this.toolName = toolName;
+  }
+}
+
+/**
+ * A model's arguments do not match the tool's schema. The handler did not run.
+ *
+ * `issues` are `<JSON Pointer>: <message>` strings; none of them contains an
+ * argument value, so the error can be logged and shown to the model as is.
+ */
+export class ToolArgumentsValidationError extends ToolRegistryError {
+  override readonly name = "ToolArgumentsValidationError";
+  /** The tool whose arguments were refused. */
+  readonly toolName: string;
+  /** One `<JSON Pointer>: <message>` line per problem, e.g. `/offset: must be integer`. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, issues: readonly string[]) {
+    super(`Invalid arguments for tool ${describeName(toolName)}:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.toolName = toolName;
+    this.issues = Object.freeze([...issues]);
+  }
+}
+
+/** A tool call names a tool that is not registered. */
+export class UnknownToolError extends ToolRegistryError {
+  override readonly name = "UnknownToolError";
+  /** The name the call asked for. */
+  readonly toolName: string;
+  /** Registered names close to `toolName`, best first (possibly empty). */
+  readonly suggestions: readonly string[];
+
+  constructor(toolName: string, suggestions: readonly string[], available: readonly string[] = []) {
+    super(unknownToolMessage(toolName, suggestions, available));
+    this.toolName = toolName;
+    this.suggestions = Object.freeze([...suggestions]);
+  }
+}
+
+/** The tool's handler threw or rejected; `cause` is exactly what it threw. */
+export class ToolExecutionError extends ToolRegistryError {
+  override readonly name: string = "ToolExecutionError";
+  /** The tool whose handler failed. */
+  readonly toolName: string;
+  /** The id of the tool call that failed. */
+  readonly toolCallId: string;
+
+  constructor(toolName: string, toolCallId: string, cause: unknown, message = executionMessage(toolName, cause)) {
+    super(message, { cause });
+    this.toolName = toolName;
+    this.toolCallId = toolCallId;
+  }
+}
+
+/** The handler did not settle within its time limit; its `context.signal` was aborted. */
+export class ToolTimeoutError extends ToolExecutionError {
+  override readonly name = "ToolTimeoutError";
+  /** The limit that ran out, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(toolName: string, toolCallId: string, timeoutMs: number) {
+    super(toolName, toolCallId, undefined, `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `signal` aborted the call; `cause` is the signal's reason. */
+export class ToolAbortedError extends ToolRegistryError {
+  override readonly name = "ToolAbortedError";
+  /** The tool whose call was aborted. */
+  readonly toolName: string;
+  /** The id of the aborted tool call. */
+  readonly toolCallId: string;
+
+  constructor(toolName: string, toolCallId: string, reason: unknown) {
+    super(`Tool ${describeName(toolName)} was aborted`, { cause: reason });
+    this.toolName = toolName;
+    this.toolCallId = toolCallId;
+  }
+}
+
+const MAX_LISTED_TOOLS = 20;
+
+function unknownToolMessage(toolName: string, suggestions: readonly string[], available: readonly string[]): string {
+  const head = `Unknown tool ${describeName(toolName)}.`;
+  if (suggestions.length > 0) return `${head} Did you mean ${suggestions.map(describeName).join(" or ")}?`;
+  if (available.length === 0) return `${head} No tools are registered.`;
+  const listed = available.slice(0, MAX_LISTED_TOOLS).map(describeName).join(", ");
+  const more = available.length > MAX_LISTED_TOOLS ? `, and ${available.length - MAX_LISTED_TOOLS} more` : "";
+  return `${head} Available tools: ${listed}${more}.`;
+}
+
+function executionMessage(toolName: string, cause: unknown): string {
+  return `Tool ${describeName(toolName)} failed: ${describeThrown(cause)}`;
+}

@@ -1,0 +1,269 @@
+import type { TSchema } from "typebox";
+import { copyAndCheck, parseAndCheck } from "./arguments.js";
+import { ToolAbortedError, ToolDefinitionError, ToolExecutionError, ToolTimeoutError, UnknownToolError } from "./errors.js";
+import { toFailure } from "./results.js";
+import { suggestNames } from "./suggest.js";
+import type {
+  CacheStats,
+  DispatchAllOptions,
+  DispatchOptions,
+  ToolCall,
+  ToolContext,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from "./types.js";
+import { DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
+
+/** Options of a {@link ToolRegistry}. */
+export interface ToolRegistryOptions {
+  /**
+   * How many compiled validators the LRU keeps; `Infinity` for no bound.
+   * @default 1024
+   */
+  cacheSize?: number;
+  /**
+   * How long a handler may run before its signal is aborted and the call fails
+   * with a {@link ToolTimeoutError}, in milliseconds. No limit when unset.
+   */
+  timeoutMs?: number;
+}
+
+/** Per-tool options of `register`. */
+export interface RegisterOptions {
+  /** Overrides the registry's `timeoutMs` for this tool. */
+  timeoutMs?: number;
+}
+
+interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler<TSchema>;
+  readonly timeoutMs: number | undefined;
+}
+
+/** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
+const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+// Handlers of calls with no caller signal and no timeout share this signal, which never aborts.
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Tools registered at startup, and the one door a model's tool calls go
+ * through: look-up by name, a private copy of the arguments, a strict check
+ * against the tool's schema with a cached validator, then the handler.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry();
+ * const parameters = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) });
+ * registry.register({ name: "read", description: "Read a file", parameters }, async ({ path, offset }) =>
+ *   (await readFile(path, "utf8")).slice(offset ?? 0),
+ * );
+ * const results = await registry.dispatchAll(toolCallsFromTheModel);
+ * ```
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #validators: ValidatorCache;
+  readonly #timeoutMs: number | undefined;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.#timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
+  }
+
+  /**
+   * Adds a tool. Nothing is compiled yet: the schema compiles on first use
+   * (or in {@link ToolRegistry.compileAll}).
+   * @throws ToolDefinitionError for an empty or invalid name, a duplicate name,
+   * a missing description, a `parameters` that is not a schema object, or a
+   * handler that is not a function.
+   */
+  register<TParameters extends TSchema>(
+    definition: ToolDefinition<TParameters>,
+    handler: NoInfer<ToolHandler<TParameters>>,
+    options: RegisterOptions = {},
+  ): this {
+    const name = checkDefinition(definition);
+    if (this.#tools.has(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
+    if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
+    const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
+    this.#tools.set(name, { definition, handler: handler as ToolHandler<TSchema>, timeoutMs });
+    return this;
+  }
+
+  /** Removes a tool; returns whether it was registered. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
+  /** Whether a tool of this name is registered. */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** The definition registered under `name`, or `undefined`. */
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name)?.definition;
+  }
+
+  /** Every registered definition, in registration order. */
+  list(): ToolDefinition[] {
+    return Array.from(this.#tools.values(), (tool) => tool.definition);
+  }
+
+  /**
+   * Compiles every registered schema now, so that a schema problem surfaces
+   * at startup instead of at the first call.
+   * @throws ToolDefinitionError for the first schema that cannot compile
+   */
+  compileAll(): void {
+    for (const { definition } of this.#tools.values()) this.#validators.get(definition.name, definition.parameters);
+  }
+
+  /** The validator cache's figures. */
+  cacheStats(): CacheStats {
+    return this.#validators.stats();
+  }
+
+  /**
+   * Runs one tool call: look-up, private copy (or parse of JSON text), strict
+   * check, then the handler.
+   * @returns what the handler returned, awaited
+   * @throws UnknownToolError when no tool has the call's name
+   * @throws ToolArgumentsValidationError when the arguments do not match (the handler did not run)
+   * @throws ToolExecutionError when the handler threw or rejected ({@link ToolTimeoutError} when it ran out of time)
+   * @throws ToolAbortedError when `options.signal` aborted
+   * @throws ToolDefinitionError when the tool's schema cannot compile
+   */
+  async dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
+    const name = call?.name;
+    const tool = typeof name === "string" ? this.#tools.get(name) : undefined;
+    if (tool === undefined) throw this.#unknownTool(name);
+    const validator = this.#validators.get(name, tool.definition.parameters);
+    const rawArguments = call.arguments;
+    const args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments) : copyAndCheck(name, validator, rawArguments);
+    const toolCallId = typeof call.id === "string" ? call.id : "";
+    const signal = options?.signal;
+    const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
+    if (signal === undefined && timeoutMs === undefined) {
+      try {
+        return await tool.handler(args, { toolCallId, toolName: name, signal: NEVER_ABORTED });
+      } catch (error) {
+        throw new ToolExecutionError(name, toolCallId, error);
+      }
+    }
+    return runGuarded(tool.handler, args, { toolCallId, toolName: name, signal: NEVER_ABORTED }, signal, timeoutMs);
+  }
+
+  /**
+   * Runs many tool calls, at most `concurrency` at a time, and never rejects
+   * for a failed call: each gets a {@link ToolResult}, in input order, failures
+   * with `content` written for the model.
+   * @throws TypeError when `concurrency` is not a positive integer or `Infinity`
+   */
+  async dispatchAll(calls: readonly ToolCall[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
+    const concurrency = options.concurrency ?? Infinity;
+    if (!(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency > 0))) {
+      throw new TypeError(`concurrency must be a positive integer or Infinity, got ${String(concurrency)}`);
+    }
+    const dispatchOptions: DispatchOptions = options.signal === undefined ? {} : { signal: options.signal };
+    const results = new Array<ToolResult>(calls.length);
+    let next = 0;
+    const work = async (): Promise<void> => {
+      while (next < calls.length) {
+        const index = next++;
+        results[index] = await this.#settle(calls[index]!, dispatchOptions);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
+    return results;
+  }
+
+  async #settle(call: ToolCall, options: DispatchOptions): Promise<ToolResult> {
+    const toolCallId = typeof call?.id === "string" ? call.id : "";
+    const toolName = typeof call?.name === "string" ? call.name : "";
+    try {
+      const value = await this.dispatch(call, options);
+      return { toolCallId, toolName, isError: false, value };
+    } catch (error) {
+      return toFailure(toolCallId, toolName, error);
+    }
+  }
+
+  #unknownTool(name: unknown): UnknownToolError {
+    const shown = typeof name === "string" ? name : String(name);
+    const names = [...this.#tools.keys()];
+    return new UnknownToolError(shown, suggestNames(shown, names), names);
+  }
+}
+
+function checkDefinition(definition: ToolDefinition): string {
+  if (typeof definition !== "object" || definition === null) {
+    throw new ToolDefinitionError("", `the definition must be an object, got ${definition === null ? "null" : typeof definition}`);
+  }
+  const { name, description, parameters } = definition;
+  if (typeof name !== "string" || name.length === 0) throw new ToolDefinitionError(String(name ?? ""), "the name must be a non-empty string");
+  if (!TOOL_NAME.test(name)) {
+    throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
+  }
+  if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+    throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
+  }
+  return name;
+}
+
+function checkTimeout(option: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(typeof value === "number" && value > 0 && value <= 2_147_483_647)) {
+    throw new TypeError(`${option} must be a positive number of milliseconds (at most 2147483647), got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Runs a handler under a caller's signal and/or a time limit, aborting its `context.signal` when either fires. */
+async function runGuarded(
+  handler: ToolHandler<TSchema>,
+  args: unknown,
+  context: ToolContext,
+  callerSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): Promise<unknown> {
+  const { toolName, toolCallId } = context;
+  if (callerSignal?.aborted) throw new ToolAbortedError(toolName, toolCallId, callerSignal.reason);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onCallerAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_resolve, reject) => {
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const error = new ToolTimeoutError(toolName, toolCallId, timeoutMs);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    }
+    if (callerSignal !== undefined) {
+      onCallerAbort = () => {
+        controller.abort(callerSignal.reason);
+        reject(new ToolAbortedError(toolName, toolCallId, callerSignal.reason));
+      };
+      callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+    }
+  });
+  const running = (async () => {
+    try {
+      return await handler(args, { toolCallId, toolName, signal: controller.signal });
+    } catch (error) {
+      throw new ToolExecutionError(toolName, toolCallId, error);
+    }
+  })();
+  // The handler may settle after the race is lost; its outcome is then deliberately ignored.
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, stopped]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
+  }
+}

@@ -1,0 +1,103 @@
+import type { Static, TSchema } from "typebox";
+
+/** What a model is told about a tool: its name, what it does, and the JSON Schema of its arguments. */
+export interface ToolDefinition<TParameters extends TSchema = TSchema> {
+  /** Unique within a registry: letters, digits, `_`, `-`, `.` and `:`, at most 128 characters. */
+  name: string;
+  /** What the tool does, written for the model. */
+  description: string;
+  /** The schema of the arguments object (a TypeBox type or a plain JSON Schema object). */
+  parameters: TParameters;
+}
+
+/** A tool call as a model produced it, with the arguments already an object. */
+export interface ToolCallContent {
+  type: "tool_call";
+  /** The provider's id for this call, echoed back in the result. */
+  id: string;
+  /** The name of the tool to run. */
+  name: string;
+  /** The arguments object. */
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * What `dispatch` accepts: a {@link ToolCallContent} whose `arguments` may also
+ * be the raw JSON text a provider delivered (OpenAI's `function.arguments`).
+ */
+export interface ToolCall {
+  type?: "tool_call";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
+/** The second argument every handler receives. */
+export interface ToolContext {
+  /** The id of the call being run. */
+  toolCallId: string;
+  /** The name of the tool being run. */
+  toolName: string;
+  /** Aborted when the caller's signal aborts or the call times out; pass it on to I/O. */
+  signal: AbortSignal;
+}
+
+/** A tool's implementation. `args` have been copied and checked against the tool's schema. */
+export type ToolHandler<TParameters extends TSchema = TSchema> = (
+  args: Static<TParameters>,
+  context: ToolContext,
+) => unknown;
+
+/** One call's outcome from `dispatchAll` when its handler returned. */
+export interface ToolSuccess {
+  toolCallId: string;
+  toolName: string;
+  isError: false;
+  /** What the handler returned (awaited). */
+  value: unknown;
+}
+
+/** One call's outcome from `dispatchAll` when it failed for any reason. */
+export interface ToolFailure {
+  toolCallId: string;
+  toolName: string;
+  isError: true;
+  /** The typed error: validation, unknown tool, execution, timeout or abort. */
+  error: Error;
+  /** Text written for the model: what went wrong and how to correct the call. */
+  content: string;
+}
+
+/** One call's outcome from `dispatchAll`. */
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** Per-call options of `dispatch`. */
+export interface DispatchOptions {
+  /** Aborting it aborts the handler's `context.signal` and rejects the dispatch. */
+  signal?: AbortSignal;
+}
+
+/** Options of `dispatchAll`. */
+export interface DispatchAllOptions extends DispatchOptions {
+  /**
+   * How many calls run at once.
+   * @default Infinity
+   */
+  concurrency?: number;
+}
+
+/** Figures of a validator cache. */
+export interface CacheStats {
+  /** Validators held now. */
+  size: number;
+  /** The bound (`Infinity` when unbounded). */
+  max: number;
+  /** Lookups that found a compiled validator. */
+  hits: number;
+  /** Lookups that had to compile. */
+  misses: number;
+  /** Validators dropped to stay within `max`. */
+  evictions: number;
+  /** Total time spent compiling, in milliseconds. */
+  compileMs: number;
+}
