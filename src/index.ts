@@ -5,6 +5,7 @@ export { ToolRegistry } from "./registry.js";
 export type { ToolRegistryOptions, RegisterOptions } from "./registry.js";
 export { validateToolArguments, parseToolArguments } from "./arguments.js";
 export { ValidatorCache, DEFAULT_CACHE_SIZE } from "./validators.js";
+export type { CacheKey, ValidatorCacheOptions } from "./validators.js";
 export {
   ToolRegistryError,
   ToolDefinitionError,

@@ -13,7 +13,7 @@ import type {
   ToolHandler,
   ToolResult,
 } from "./types.js";
-import { DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
+import { type CacheKey, DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -22,6 +22,13 @@ export interface ToolRegistryOptions {
    * @default 1024
    */
   cacheSize?: number;
+  /**
+   * How validators are keyed: by schema object (`"identity"`), or by the
+   * schema's canonical JSON (`"content"`), so that fresh copies of the same
+   * schema share one validator.
+   * @default "identity"
+   */
+  cacheKey?: CacheKey;
   /**
    * How long a handler may run before its signal is aborted and the call fails
    * with a {@link ToolTimeoutError}, in milliseconds. No limit when unset.
@@ -68,7 +75,7 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
-    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, options.cacheKey === undefined ? {} : { key: options.cacheKey });
     this.#timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
   }
 
