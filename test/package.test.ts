@@ -1,0 +1,47 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The packed package, installed into an empty folder, is what a user gets: test that, not src/.
+const root = resolve(import.meta.dirname, "..");
+let folder: string;
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), "ttr-pack-"));
+  run("npm", ["pack", "--silent", "--pack-destination", folder], root);
+  const tarball = readdirSync(folder).find((file) => file.endsWith(".tgz"));
+  if (tarball === undefined) throw new Error("npm pack wrote no tarball");
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(folder, tarball)], folder);
+}, 120_000);
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe("the packed package", () => {
+  it("imports from plain Node ESM and dispatches a tool call", () => {
+    writeFileSync(
+      join(folder, "main.mjs"),
+      `import { ToolRegistry, Type, ToolArgumentsValidationError } from "typebox-tool-registry";
+const registry = new ToolRegistry();
+registry.register({ name: "read", description: "Read", parameters: Type.Object({ path: Type.String() }) }, ({ path }) => "read " + path);
+const ok = await registry.dispatch({ type: "tool_call", id: "1", name: "read", arguments: '{"path":"a"}' });
+const bad = await registry.dispatch({ type: "tool_call", id: "2", name: "read", arguments: { path: 20 } }).catch((error) => error);
+console.log(JSON.stringify({ ok, bad: bad instanceof ToolArgumentsValidationError, issues: bad.issues }));
+`,
+    );
+    expect(JSON.parse(run("node", ["main.mjs"], folder))).toEqual({ ok: "read a", bad: true, issues: ["/path: must be string"] });
+  });
+
+  it("ships JavaScript and type declarations only", () => {
+    const files = readdirSync(join(folder, "node_modules", "typebox-tool-registry", "dist"));
+    expect(files).toContain("index.js");
+    expect(files).toContain("index.d.ts");
+    expect(files.some((file) => file.endsWith(".test.js"))).toBe(false);
+  });
+});

@@ -1,0 +1,320 @@
+import { describe, expect, it, vi } from "vitest";
+import {
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolRegistry,
+  ToolTimeoutError,
+  Type,
+  UnknownToolError,
+  type ToolDefinition,
+  type ToolHandler,
+} from "../src/index.js";
+import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./fixtures.js";
+
+function registryWithRead(handler: ToolHandler<typeof readParameters> = (args) => args): ToolRegistry {
+  return new ToolRegistry().register(readTool, handler);
+}
+
+describe("ToolRegistry.register", () => {
+  it("throws a definition error for a duplicate name", () => {
+    const registry = registryWithRead();
+    const error = thrownBy(() => registry.register(readTool, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).toolName).toBe("read");
+    expect((error as Error).message).toContain('"read"');
+  });
+
+  it.each(["", " ", "has space", "new\nline", "slash/name", "é", "x".repeat(129)])("throws a definition error for the invalid name %j", (name) => {
+    const error = thrownBy(() => new ToolRegistry().register({ ...readTool, name }, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it.each(["read", "uber.ride", "get-weather_v2", "server:tool", "x".repeat(128)])("accepts the name %j", (name) => {
+    expect(new ToolRegistry().register({ ...readTool, name }, () => 1).has(name)).toBe(true);
+  });
+
+  it("throws a definition error for a name that is not a string", () => {
+    expect(thrownBy(() => new ToolRegistry().register({ ...readTool, name: 42 as unknown as string }, () => 1))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it.each([undefined, null, "handler", 42, {}])("throws a definition error for the handler %j", (handler) => {
+    const error = thrownBy(() => new ToolRegistry().register(readTool, handler as unknown as ToolHandler<typeof readParameters>));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as Error).message).toContain("handler");
+  });
+
+  it.each([null, 5, "object", []])("throws a definition error for parameters %j", (parameters) => {
+    const definition = { ...readTool, parameters } as unknown as ToolDefinition;
+    expect(thrownBy(() => new ToolRegistry().register(definition, () => 1))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it("does not compile anything at registration", () => {
+    const registry = new ToolRegistry();
+    registry.register(readTool, () => 1).register({ ...readTool, name: "read2" }, () => 1);
+    expect(registry.cacheStats()).toMatchObject({ size: 0, hits: 0, misses: 0 });
+  });
+});
+
+describe("ToolRegistry look-ups", () => {
+  it("has, get, list and unregister behave like a Map in registration order", () => {
+    const registry = new ToolRegistry();
+    const write = { name: "write", description: "Write a file", parameters: Type.Object({ path: Type.String(), text: Type.String() }) };
+    registry.register(write, () => 1).register(readTool, () => 1);
+    expect(registry.has("read")).toBe(true);
+    expect(registry.get("read")).toBe(readTool);
+    expect(registry.list()).toEqual([write, readTool]);
+    expect(registry.unregister("write")).toBe(true);
+    expect(registry.unregister("write")).toBe(false);
+    expect(registry.has("write")).toBe(false);
+    expect(registry.get("write")).toBeUndefined();
+    expect(registry.list()).toEqual([readTool]);
+  });
+
+  it.each(["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf"])("never mistakes %j for a tool", async (name) => {
+    const registry = registryWithRead();
+    expect(registry.has(name)).toBe(false);
+    expect(registry.get(name)).toBeUndefined();
+    expect(registry.unregister(name)).toBe(false);
+    expect(await rejectionOf(registry.dispatch(toolCall(name, {})))).toBeInstanceOf(UnknownToolError);
+  });
+
+  it("registers a tool named like an Object.prototype member as an ordinary tool", async () => {
+    const registry = new ToolRegistry().register({ ...readTool, name: "toString" }, () => "mine");
+    expect(await registry.dispatch(toolCall("toString", { path: "a" }))).toBe("mine");
+    expect(registry.has("valueOf")).toBe(false);
+  });
+});
+
+describe("ToolRegistry.dispatch", () => {
+  it("resolves with what the handler returned, given checked arguments and the call's context", async () => {
+    const handler = vi.fn((args: { path: string }, context: { toolCallId: string; toolName: string; signal: AbortSignal }) => ({
+      args,
+      toolCallId: context.toolCallId,
+      toolName: context.toolName,
+      aborted: context.signal.aborted,
+    }));
+    const registry = new ToolRegistry().register(readTool, handler);
+    const result = await registry.dispatch(toolCall("read", { path: "a.txt", offset: 2 }, "call_42"));
+    expect(result).toEqual({ args: { path: "a.txt", offset: 2 }, toolCallId: "call_42", toolName: "read", aborted: false });
+  });
+
+  it("awaits an async handler", async () => {
+    const registry = registryWithRead(async ({ path }) => `contents of ${path}`);
+    expect(await registry.dispatch(toolCall("read", { path: "a" }))).toBe("contents of a");
+  });
+
+  it("accepts arguments as JSON text, the way providers deliver them", async () => {
+    const registry = registryWithRead();
+    expect(await registry.dispatch(toolCall("read", '{"path":"a","offset":1}'))).toEqual({ path: "a", offset: 1 });
+  });
+
+  it("hands the handler a copy, so mutating the caller's object afterwards does not reach it", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const registry = registryWithRead(async (args) => { await gate; return args.path; });
+    const input: Record<string, unknown> = { path: "safe.txt" };
+    const pending = registry.dispatch(toolCall("read", input));
+    input.path = "/etc/shadow";
+    release();
+    expect(await pending).toBe("safe.txt");
+  });
+
+  it("rejects an unknown tool, naming it and suggesting close registered names", async () => {
+    const registry = registryWithRead();
+    registry.register({ ...readTool, name: "write" }, () => 1);
+    const error = (await rejectionOf(registry.dispatch(toolCall("reed", {})))) as UnknownToolError;
+    expect(error).toBeInstanceOf(UnknownToolError);
+    expect(error.name).toBe("UnknownToolError");
+    expect(error.toolName).toBe("reed");
+    expect(error.suggestions).toEqual(["read"]);
+    expect(error.message).toContain('"reed"');
+    expect(error.message).toContain('Did you mean "read"?');
+  });
+
+  it("rejects invalid arguments without running the handler", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(readTool, handler);
+    const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: 20 })))) as ToolArgumentsValidationError;
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(error.toolName).toBe("read");
+    expect(error.issues).toEqual(["/path: must be string"]);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("rejects invalid JSON text without running the handler", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(readTool, handler);
+    const error = (await rejectionOf(registry.dispatch(toolCall("read", "{not json")))) as ToolArgumentsValidationError;
+    expect(error.issues).toEqual(["/: arguments must be valid JSON"]);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("wraps what a handler throws in a ToolExecutionError with the original as cause", async () => {
+    const boom = new Error("disk on fire");
+    const registry = registryWithRead(() => { throw boom; });
+    const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }, "call_7")))) as ToolExecutionError;
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect(error.name).toBe("ToolExecutionError");
+    expect(error.toolName).toBe("read");
+    expect(error.toolCallId).toBe("call_7");
+    expect(error.cause).toBe(boom);
+    expect(error.message).toContain("disk on fire");
+  });
+
+  it("wraps a rejection and a thrown non-Error value the same way", async () => {
+    const rejecting = registryWithRead(async () => Promise.reject(new Error("later")));
+    expect(await rejectionOf(rejecting.dispatch(toolCall("read", { path: "a" })))).toBeInstanceOf(ToolExecutionError);
+    for (const thrown of ["a string", undefined, null, 42]) {
+      const registry = registryWithRead(() => { throw thrown; });
+      const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" })))) as ToolExecutionError;
+      expect(error).toBeInstanceOf(ToolExecutionError);
+      expect(error.cause).toBe(thrown);
+    }
+  });
+
+  it("rejects with a definition error when the tool's schema cannot compile", async () => {
+    const registry = new ToolRegistry().register(
+      { name: "broken", description: "", parameters: Type.Object({ code: Type.String({ pattern: "(" }) }) },
+      () => 1,
+    );
+    expect(await rejectionOf(registry.dispatch(toolCall("broken", { code: "x" })))).toBeInstanceOf(ToolDefinitionError);
+  });
+});
+
+describe("ToolRegistry.compileAll", () => {
+  it("compiles every registered schema up front", () => {
+    const registry = registryWithRead();
+    registry.register({ ...readTool, name: "other", parameters: Type.Object({ id: Type.Integer() }) }, () => 1);
+    registry.compileAll();
+    expect(registry.cacheStats()).toMatchObject({ size: 2, misses: 2 });
+  });
+
+  it("surfaces a schema that cannot compile at startup", () => {
+    const registry = registryWithRead();
+    registry.register({ name: "broken", description: "", parameters: Type.Object({ code: Type.String({ pattern: "(" }) }) }, () => 1);
+    const error = thrownBy(() => registry.compileAll()) as ToolDefinitionError;
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect(error.toolName).toBe("broken");
+  });
+});
+
+describe("ToolRegistry.dispatchAll", () => {
+  it("returns one result per call, in input order, with mixed outcomes", async () => {
+    const registry = registryWithRead(async ({ path }) => {
+      // Finish out of order: later calls settle first.
+      await new Promise((resolve) => setTimeout(resolve, path === "slow" ? 30 : 1));
+      if (path === "fail") throw new Error("cannot read");
+      return `read ${path}`;
+    });
+    const results = await registry.dispatchAll([
+      toolCall("read", { path: "slow" }, "c1"),
+      toolCall("nope", {}, "c2"),
+      toolCall("read", { path: 5 }, "c3"),
+      toolCall("read", '{"path":"fast"}', "c4"),
+      toolCall("read", { path: "fail" }, "c5"),
+    ]);
+    expect(results.map((result) => [result.toolCallId, result.toolName, result.isError])).toEqual([
+      ["c1", "read", false],
+      ["c2", "nope", true],
+      ["c3", "read", true],
+      ["c4", "read", false],
+      ["c5", "read", true],
+    ]);
+    expect(results[0]).toEqual({ toolCallId: "c1", toolName: "read", isError: false, value: "read slow" });
+    expect(results[3]).toEqual({ toolCallId: "c4", toolName: "read", isError: false, value: "read fast" });
+    const [, unknown, invalid, , failed] = results;
+    if (!unknown?.isError || !invalid?.isError || !failed?.isError) throw new Error("expected failures");
+    expect(unknown.error).toBeInstanceOf(UnknownToolError);
+    expect(unknown.content).toContain('Unknown tool "nope"');
+    expect(invalid.error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(invalid.content).toContain('Invalid arguments for tool "read":\n  - /path: must be string');
+    expect(failed.error).toBeInstanceOf(ToolExecutionError);
+    expect(failed.content).toContain("cannot read");
+  });
+
+  it("never rejects for a per-call failure", async () => {
+    const registry = registryWithRead(() => { throw "not even an Error"; });
+    const results = await registry.dispatchAll([toolCall("read", { path: "a" }), toolCall("read", "][")]);
+    expect(results.every((result) => result.isError)).toBe(true);
+  });
+
+  it("returns an empty list for no calls", async () => {
+    expect(await registryWithRead().dispatchAll([])).toEqual([]);
+  });
+
+  it("holds its concurrency limit", async () => {
+    let running = 0;
+    let peak = 0;
+    const registry = registryWithRead(async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+    });
+    const calls = Array.from({ length: 40 }, (_, index) => toolCall("read", { path: String(index) }, `c${index}`));
+    const results = await registry.dispatchAll(calls, { concurrency: 3 });
+    expect(peak).toBe(3);
+    expect(results.map((result) => result.toolCallId)).toEqual(calls.map((call) => call.id));
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])("refuses the concurrency %s", async (concurrency) => {
+    const error = await rejectionOf(registryWithRead().dispatchAll([], { concurrency }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain("concurrency");
+  });
+});
+
+describe("timeouts and aborts", () => {
+  it("fails a handler that runs past timeoutMs with a timeout error, and aborts its signal", async () => {
+    let seenSignal: AbortSignal | undefined;
+    const registry = new ToolRegistry({ timeoutMs: 20 }).register(readTool, (_args, { signal }) => {
+      seenSignal = signal;
+      return new Promise(() => {});
+    });
+    const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }, "c9")))) as ToolTimeoutError;
+    expect(error).toBeInstanceOf(ToolTimeoutError);
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect(error.message).toBe('Tool "read" timed out after 20 ms');
+    expect(error.toolCallId).toBe("c9");
+    expect(seenSignal?.aborted).toBe(true);
+  });
+
+  it("lets a tool override the registry's timeout", async () => {
+    const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, () => new Promise(() => {}), { timeoutMs: 10 });
+    expect(await rejectionOf(registry.dispatch(toolCall("read", { path: "a" })))).toBeInstanceOf(ToolTimeoutError);
+  });
+
+  it("does not time out a handler that finishes in time", async () => {
+    const registry = new ToolRegistry({ timeoutMs: 1000 }).register(readTool, async () => "done");
+    expect(await registry.dispatch(toolCall("read", { path: "a" }))).toBe("done");
+  });
+
+  it("passes an abort of the caller's signal to the handler and rejects the dispatch", async () => {
+    const controller = new AbortController();
+    let handlerSawAbort = false;
+    const registry = registryWithRead((_args, { signal }) => new Promise((resolve) => {
+      signal.addEventListener("abort", () => { handlerSawAbort = true; resolve("too late"); });
+    }));
+    const pending = registry.dispatch(toolCall("read", { path: "a" }), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("user pressed stop")), 5);
+    const error = (await rejectionOf(pending)) as ToolAbortedError;
+    expect(error).toBeInstanceOf(ToolAbortedError);
+    expect(handlerSawAbort).toBe(true);
+  });
+
+  it("does not start the handler when the signal is already aborted", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(readTool, handler);
+    const error = await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }), { signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(ToolAbortedError);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it.each([0, -5, Number.NaN, "10"])("refuses the timeoutMs %j", (timeoutMs) => {
+    const error = thrownBy(() => new ToolRegistry({ timeoutMs: timeoutMs as number }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain("timeoutMs");
+  });
+});

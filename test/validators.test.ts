@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { ToolRegistry, Type, ValidatorCache, type TSchema } from "../src/index.js";
+import { readTool, toolCall } from "./fixtures.js";
+
+function schemaWithId(id: number): TSchema {
+  return Type.Object({ [`field${id}`]: Type.Integer() });
+}
+
+describe("the validator cache of a registry", () => {
+  it("compiles a schema on its first dispatch and reuses it afterwards", async () => {
+    const registry = new ToolRegistry().register(readTool, () => 1);
+    expect(registry.cacheStats()).toMatchObject({ size: 0, misses: 0, hits: 0 });
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 0 });
+    await registry.dispatch(toolCall("read", '{"path":"b"}'));
+    await registry.dispatch(toolCall("read", { path: 1 })).catch(() => undefined);
+    expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 2 });
+  });
+
+  it("shares one validator between tools that share one schema object", async () => {
+    const registry = new ToolRegistry().register(readTool, () => 1).register({ ...readTool, name: "cat" }, () => 2);
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    await registry.dispatch(toolCall("cat", { path: "a" }));
+    expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 1 });
+  });
+
+  it("keys by identity by default, so an equal copy of a schema compiles again", async () => {
+    const registry = new ToolRegistry()
+      .register(readTool, () => 1)
+      .register({ ...readTool, name: "cat", parameters: JSON.parse(JSON.stringify(readTool.parameters)) as TSchema }, () => 2);
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    await registry.dispatch(toolCall("cat", { path: "a" }));
+    expect(registry.cacheStats()).toMatchObject({ size: 2, misses: 2 });
+  });
+
+  it("stays within cacheSize, evicting the least recently used validator", async () => {
+    const registry = new ToolRegistry({ cacheSize: 2 });
+    for (const id of [1, 2, 3]) registry.register({ name: `t${id}`, description: "", parameters: schemaWithId(id) }, () => id);
+    const run = (id: number) => registry.dispatch(toolCall(`t${id}`, { [`field${id}`]: id }));
+    await run(1);
+    await run(2);
+    await run(1); // t1 is now more recent than t2
+    await run(3); // evicts t2, the least recently used
+    expect(registry.cacheStats()).toMatchObject({ size: 2, max: 2, misses: 3, hits: 1, evictions: 1 });
+    await run(1); // still cached
+    expect(registry.cacheStats()).toMatchObject({ misses: 3, hits: 2 });
+    await run(2); // was evicted: compiles again
+    expect(registry.cacheStats()).toMatchObject({ misses: 4, evictions: 2 });
+  });
+
+  it("stays correct after eviction: a recompiled validator still accepts and rejects", async () => {
+    const registry = new ToolRegistry({ cacheSize: 1 });
+    for (const id of [1, 2]) registry.register({ name: `t${id}`, description: "", parameters: schemaWithId(id) }, () => id);
+    for (let round = 0; round < 3; round++) {
+      expect(await registry.dispatch(toolCall("t1", { field1: 1 }))).toBe(1);
+      expect(await registry.dispatch(toolCall("t2", { field2: 2 }))).toBe(2);
+      await expect(registry.dispatch(toolCall("t1", { field1: "1" }))).rejects.toThrow("/field1: must be integer");
+      await expect(registry.dispatch(toolCall("t2", { field2: 2.5 }))).rejects.toThrow("/field2: must be integer");
+    }
+    expect(registry.cacheStats().size).toBe(1);
+    expect(registry.cacheStats().evictions).toBeGreaterThan(5);
+  });
+
+  it("defaults to a bound of 1024 and accepts Infinity for no bound", () => {
+    expect(new ToolRegistry().cacheStats().max).toBe(1024);
+    expect(new ToolRegistry({ cacheSize: Infinity }).cacheStats().max).toBe(Infinity);
+  });
+
+  it.each([0, -1, 2.5, Number.NaN])("refuses the cacheSize %s, naming the option", (cacheSize) => {
+    expect(() => new ToolRegistry({ cacheSize })).toThrow(`cacheSize must be a positive integer or Infinity, got ${cacheSize}`);
+  });
+
+  it("adds up compile time", async () => {
+    const registry = new ToolRegistry().register(readTool, () => 1);
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    expect(registry.cacheStats().compileMs).toBeGreaterThan(0);
+  });
+});
+
+describe("ValidatorCache with the content key", () => {
+  it("compiles N structurally identical copies of a schema once", () => {
+    const cache = new ValidatorCache(16, { key: "content" });
+    const text = JSON.stringify(readTool.parameters);
+    for (let copy = 0; copy < 50; copy++) {
+      const validator = cache.get("read", JSON.parse(text) as TSchema);
+      expect(validator.Check({ path: "a" })).toBe(true);
+      expect(validator.Check({ path: 1 })).toBe(false);
+    }
+    expect(cache.stats()).toMatchObject({ size: 1, misses: 1, hits: 49 });
+  });
+
+  it("does not depend on key order", () => {
+    const cache = new ValidatorCache(16, { key: "content" });
+    cache.get("a", { type: "object", properties: { x: { type: "string" } }, required: ["x"] } as TSchema);
+    cache.get("b", { required: ["x"], properties: { x: { type: "string" } }, type: "object" } as TSchema);
+    expect(cache.stats().misses).toBe(1);
+  });
+
+  it("keeps schemas that differ apart", () => {
+    const cache = new ValidatorCache(16, { key: "content" });
+    const integer = cache.get("a", { type: "object", properties: { x: { type: "integer" } } } as TSchema);
+    const text = cache.get("b", { type: "object", properties: { x: { type: "string" } } } as TSchema);
+    expect(integer.Check({ x: 1 })).toBe(true);
+    expect(text.Check({ x: 1 })).toBe(false);
+    expect(cache.stats().misses).toBe(2);
+  });
+
+  it("is what a registry uses with cacheKey \"content\"", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" })
+      .register(readTool, () => 1)
+      .register({ ...readTool, name: "cat", parameters: JSON.parse(JSON.stringify(readTool.parameters)) as TSchema }, () => 2);
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    await registry.dispatch(toolCall("cat", { path: "a" }));
+    expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 1 });
+  });
+});
