@@ -1,17 +1,16 @@
 import type { Static, TSchema } from "typebox";
-import type { Validator } from "typebox/compile";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import { ToolArgumentsValidationError } from "./errors.js";
 import { ROOT_ISSUES, toIssues } from "./issues.js";
 import type { ToolDefinition } from "./types.js";
-import { ValidatorCache } from "./validators.js";
+import { type CompiledValidator, ValidatorCache } from "./validators.js";
 
 /**
  * Copies `value` privately and checks the copy against `validator`.
  * @returns the checked copy, which nobody else holds
  * @throws ToolArgumentsValidationError
  */
-export function copyAndCheck(toolName: string, validator: Validator, value: unknown): unknown {
+export function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
   if (!isPlainObject(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
   let copy: Record<string, unknown>;
   try {
@@ -22,17 +21,25 @@ export function copyAndCheck(toolName: string, validator: Validator, value: unkn
   return check(toolName, validator, copy);
 }
 
+/** The default bound on JSON arguments text: 16 MiB of UTF-8. */
+export const DEFAULT_MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Parses JSON text and checks the result against `validator`. Freshly parsed
- * data has no other holder, so it needs no copy.
+ * data has no other holder, so it needs no copy. Text over `maxBytes` (UTF-8)
+ * is refused before it is parsed.
  * @throws ToolArgumentsValidationError
  */
-export function parseAndCheck(toolName: string, validator: Validator, text: unknown): unknown {
+export function parseAndCheck(toolName: string, validator: CompiledValidator, text: unknown, maxBytes = DEFAULT_MAX_ARGUMENT_BYTES): unknown {
   let value: unknown;
   try {
     if (typeof text !== "string") throw new TypeError("not text");
+    if (exceedsUtf8Bytes(text, maxBytes)) {
+      throw new ToolArgumentsValidationError(toolName, [`/: arguments must not be larger than ${maxBytes} bytes`]);
+    }
     value = JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof ToolArgumentsValidationError) throw error;
     throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notJson]);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -41,7 +48,7 @@ export function parseAndCheck(toolName: string, validator: Validator, text: unkn
   return check(toolName, validator, value);
 }
 
-function check(toolName: string, validator: Validator, value: object): unknown {
+function check(toolName: string, validator: CompiledValidator, value: object): unknown {
   let valid: boolean;
   try {
     valid = validator.Check(value);
@@ -52,7 +59,7 @@ function check(toolName: string, validator: Validator, value: object): unknown {
   throw new ToolArgumentsValidationError(toolName, issuesOf(validator, value));
 }
 
-function issuesOf(validator: Validator, value: object): string[] {
+function issuesOf(validator: CompiledValidator, value: object): string[] {
   try {
     const issues = toIssues(validator.Errors(value));
     // A validator that says "invalid" must never be overruled by an empty error list.
@@ -60,6 +67,20 @@ function issuesOf(validator: Validator, value: object): string[] {
   } catch (error) {
     return [error instanceof RangeError ? ROOT_ISSUES.tooDeep : "/: arguments do not match the schema"];
   }
+}
+
+/** Whether `text` takes more than `maxBytes` in UTF-8, counting only when the answer is not obvious. */
+function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
+  // A UTF-16 code unit takes 1 to 3 bytes in UTF-8 (a surrogate pair, two units, takes 4).
+  if (text.length * 3 <= maxBytes) return false;
+  if (text.length > maxBytes) return true;
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
+    if (bytes > maxBytes) return true;
+  }
+  return false;
 }
 
 function isPlainObject(value: unknown): value is object {

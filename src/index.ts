@@ -3,9 +3,11 @@ export type { Static, TSchema } from "typebox";
 
 export { ToolRegistry } from "./registry.js";
 export type { ToolRegistryOptions, RegisterOptions } from "./registry.js";
-export { validateToolArguments, parseToolArguments } from "./arguments.js";
+export { validateToolArguments, parseToolArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./arguments.js";
+export { precompileValidators } from "./precompiled.js";
+export type { PrecompiledValidators, PrecompiledValidator } from "./precompiled.js";
 export { ValidatorCache, DEFAULT_CACHE_SIZE } from "./validators.js";
-export type { CacheKey, ValidatorCacheOptions } from "./validators.js";
+export type { CacheKey, ValidatorCacheOptions, CompiledValidator } from "./validators.js";
 export {
   ToolRegistryError,
   ToolDefinitionError,

@@ -1,7 +1,9 @@
 import type { TSchema } from "typebox";
-import { copyAndCheck, parseAndCheck } from "./arguments.js";
+import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck } from "./arguments.js";
 import { ToolAbortedError, ToolDefinitionError, ToolExecutionError, ToolTimeoutError, UnknownToolError } from "./errors.js";
+import type { PrecompiledValidators } from "./precompiled.js";
 import { toFailure } from "./results.js";
+import { assertSoundSchema } from "./schema-check.js";
 import { suggestNames } from "./suggest.js";
 import type {
   CacheStats,
@@ -34,6 +36,18 @@ export interface ToolRegistryOptions {
    * with a {@link ToolTimeoutError}, in milliseconds. No limit when unset.
    */
   timeoutMs?: number;
+  /**
+   * The largest JSON arguments text accepted, in UTF-8 bytes; larger text is
+   * refused before it is parsed. (Object arguments were parsed by the caller.)
+   * @default 16777216 (16 MiB)
+   */
+  maxArgumentBytes?: number;
+  /**
+   * Validators generated ahead of time with `precompileValidators`, for
+   * environments that forbid code generation. Schemas not found there
+   * compile as usual (interpreted, where code generation is forbidden).
+   */
+  precompiled?: PrecompiledValidators;
 }
 
 /** Per-tool options of `register`. */
@@ -73,18 +87,28 @@ export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #validators: ValidatorCache;
   readonly #timeoutMs: number | undefined;
+  readonly #maxArgumentBytes: number;
 
   constructor(options: ToolRegistryOptions = {}) {
-    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, options.cacheKey === undefined ? {} : { key: options.cacheKey });
+    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, {
+      ...(options.cacheKey === undefined ? {} : { key: options.cacheKey }),
+      ...(options.precompiled === undefined ? {} : { precompiled: options.precompiled }),
+    });
     this.#timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
+    const maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+    if (!(Number.isSafeInteger(maxArgumentBytes) && maxArgumentBytes > 0)) {
+      throw new TypeError(`maxArgumentBytes must be a positive integer, got ${String(maxArgumentBytes)}`);
+    }
+    this.#maxArgumentBytes = maxArgumentBytes;
   }
 
   /**
    * Adds a tool. Nothing is compiled yet: the schema compiles on first use
    * (or in {@link ToolRegistry.compileAll}).
    * @throws ToolDefinitionError for an empty or invalid name, a duplicate name,
-   * a missing description, a `parameters` that is not a schema object, or a
-   * handler that is not a function.
+   * a missing description, a `parameters` that is not a valid JSON Schema
+   * (checked against the draft-07 or 2020-12 meta-schema, with every `$ref`
+   * resolvable), or a handler that is not a function.
    */
   register<TParameters extends TSchema>(
     definition: ToolDefinition<TParameters>,
@@ -149,7 +173,7 @@ export class ToolRegistry {
     if (tool === undefined) throw this.#unknownTool(name);
     const validator = this.#validators.get(name, tool.definition.parameters);
     const rawArguments = call.arguments;
-    const args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments) : copyAndCheck(name, validator, rawArguments);
+    const args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
     const toolCallId = typeof call.id === "string" ? call.id : "";
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
@@ -218,6 +242,7 @@ function checkDefinition(definition: ToolDefinition): string {
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
   }
+  assertSoundSchema(name, parameters);
   return name;
 }
 

@@ -100,4 +100,12 @@ export interface CacheStats {
   evictions: number;
   /** Total time spent compiling, in milliseconds. */
   compileMs: number;
+  /**
+   * Whether this environment allows code generation. Without it (a
+   * Content-Security-Policy without `unsafe-eval`), validators still check
+   * everything, through TypeBox's interpreter (slower) or precompiled code.
+   */
+  codeGeneration: boolean;
+  /** Validators compiled so far that run interpreted, without generated code. */
+  interpreted: number;
 }

@@ -1,8 +1,12 @@
 import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
-import { Compile, type Validator } from "typebox/compile";
+import { Compile } from "typebox/compile";
+import type { TLocalizedValidationError } from "typebox/error";
+import { Environment } from "typebox/system";
 import { canonicalJson } from "./canonical.js";
 import { ToolDefinitionError } from "./errors.js";
+import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
+import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
 import type { CacheStats } from "./types.js";
 
 /**
@@ -10,6 +14,16 @@ import type { CacheStats } from "./types.js";
  * agent (hundreds of tools over several MCP servers) while bounding memory.
  */
 export const DEFAULT_CACHE_SIZE = 1024;
+
+/** What the registry needs of a compiled validator (a TypeBox `Validator` is one). */
+export interface CompiledValidator {
+  /** Whether `value` matches the schema. */
+  Check(value: unknown): boolean;
+  /** Why `value` does not match (costly: only on the failure path). */
+  Errors(value: unknown): TLocalizedValidationError[];
+  /** Whether `Check` runs generated code (false: TypeBox's slower interpreter). */
+  IsAccelerated(): boolean;
+}
 
 /**
  * How validators are keyed:
@@ -24,6 +38,12 @@ export type CacheKey = "identity" | "content";
 export interface ValidatorCacheOptions {
   /** @default "identity" */
   key?: CacheKey;
+  /**
+   * Validators generated ahead of time by `precompileValidators`, for
+   * environments that forbid code generation (a Content-Security-Policy
+   * without `unsafe-eval`). Schemas not found there compile as usual.
+   */
+  precompiled?: PrecompiledValidators;
 }
 
 /**
@@ -32,12 +52,14 @@ export interface ValidatorCacheOptions {
  * `max` is reached.
  */
 export class ValidatorCache {
-  readonly #validators: LRUCache<object | string, Validator>;
+  readonly #validators: LRUCache<object | string, CompiledValidator>;
   readonly #contentKeys: WeakMap<object, object | string> | undefined;
+  readonly #precompiled: PrecompiledValidators | undefined;
   #hits = 0;
   #misses = 0;
   #evictions = 0;
   #compileMs = 0;
+  #interpreted = 0;
 
   /** @param max the bound: a positive integer, or `Infinity` for no bound. */
   constructor(max: number = DEFAULT_CACHE_SIZE, options: ValidatorCacheOptions = {}) {
@@ -47,7 +69,8 @@ export class ValidatorCache {
     const key = options.key ?? "identity";
     if (key !== "identity" && key !== "content") throw new TypeError(`cacheKey must be "identity" or "content", got ${String(key)}`);
     this.#contentKeys = key === "content" ? new WeakMap() : undefined;
-    const onDispose = (_value: Validator, _key: object | string, reason: LRUCache.DisposeReason): void => {
+    this.#precompiled = options.precompiled;
+    const onDispose = (_value: CompiledValidator, _key: object | string, reason: LRUCache.DisposeReason): void => {
       if (reason === "evict") this.#evictions++;
     };
     this.#validators =
@@ -60,7 +83,7 @@ export class ValidatorCache {
    * The validator of `schema`, compiled now if it is not cached.
    * @throws ToolDefinitionError when the schema cannot compile.
    */
-  get(toolName: string, schema: TSchema): Validator {
+  get(toolName: string, schema: TSchema): CompiledValidator {
     const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
     const cached = this.#validators.get(key);
     if (cached !== undefined) {
@@ -73,6 +96,25 @@ export class ValidatorCache {
     return validator;
   }
 
+  /** Whether a validator for `schema` is cached now (does not touch recency or figures). */
+  has(schema: TSchema): boolean {
+    return this.#validators.has(this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys));
+  }
+
+  /** The figures: size, bound, hits, misses, evictions, compile time, and code generation. */
+  stats(): CacheStats {
+    return {
+      size: this.#validators.size,
+      max: this.#validators.max === 0 ? Infinity : this.#validators.max,
+      hits: this.#hits,
+      misses: this.#misses,
+      evictions: this.#evictions,
+      compileMs: this.#compileMs,
+      codeGeneration: Environment.CanEvaluate(),
+      interpreted: this.#interpreted,
+    };
+  }
+
   #contentKeyOf(schema: TSchema, memo: WeakMap<object, object | string>): object | string {
     let key = memo.get(schema);
     if (key === undefined) {
@@ -82,27 +124,14 @@ export class ValidatorCache {
     return key;
   }
 
-  /** Whether a validator for `schema` is cached now (does not touch recency or figures). */
-  has(schema: TSchema): boolean {
-    return this.#validators.has(this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys));
-  }
-
-  /** The figures: size, bound, hits, misses, evictions and compile time. */
-  stats(): CacheStats {
-    return {
-      size: this.#validators.size,
-      max: this.#validators.max === 0 ? Infinity : this.#validators.max,
-      hits: this.#hits,
-      misses: this.#misses,
-      evictions: this.#evictions,
-      compileMs: this.#compileMs,
-    };
-  }
-
-  #compile(toolName: string, schema: TSchema): Validator {
+  #compile(toolName: string, schema: TSchema): CompiledValidator {
+    assertSoundSchema(toolName, schema);
     const started = performance.now();
     try {
-      return Compile(schema);
+      const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
+      const validator: CompiledValidator = precompiled ?? Compile(schema);
+      if (!validator.IsAccelerated()) this.#interpreted++;
+      return namesInheritedProperties(schema) ? new OwnPropertiesValidator(validator) : validator;
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
         cause: error,
@@ -111,4 +140,43 @@ export class ValidatorCache {
       this.#compileMs += performance.now() - started;
     }
   }
+}
+
+/**
+ * Checks null-prototype copies of the value, for schemas that name inherited
+ * properties: TypeBox tests presence with `in`, which would otherwise find
+ * `toString` or `constructor` on every object.
+ */
+class OwnPropertiesValidator implements CompiledValidator {
+  constructor(readonly inner: CompiledValidator) {}
+
+  Check(value: unknown): boolean {
+    return this.inner.Check(withNullPrototypes(value, new Map()));
+  }
+
+  Errors(value: unknown): TLocalizedValidationError[] {
+    return this.inner.Errors(withNullPrototypes(value, new Map()));
+  }
+
+  IsAccelerated(): boolean {
+    return this.inner.IsAccelerated();
+  }
+}
+
+function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    copies.set(value, copy);
+    for (const item of value) copy.push(withNullPrototypes(item, copies));
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy = Object.create(null) as Record<string, unknown>;
+  copies.set(value, copy);
+  for (const key of Object.keys(value)) copy[key] = withNullPrototypes((value as Record<string, unknown>)[key], copies);
+  return copy;
 }

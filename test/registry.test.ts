@@ -174,12 +174,14 @@ describe("ToolRegistry.dispatch", () => {
     }
   });
 
-  it("rejects with a definition error when the tool's schema cannot compile", async () => {
-    const registry = new ToolRegistry().register(
-      { name: "broken", description: "", parameters: Type.Object({ code: Type.String({ pattern: "(" }) }) },
-      () => 1,
-    );
-    expect(await rejectionOf(registry.dispatch(toolCall("broken", { code: "x" })))).toBeInstanceOf(ToolDefinitionError);
+  it("rejects with a definition error, not a validation error, when the schema cannot compile at first use", async () => {
+    const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
+    const registry = new ToolRegistry().register({ name: "broken", description: "", parameters }, () => 1);
+    // Schemas are documented as immutable once registered; breaking one anyway must still fail closed.
+    (parameters.properties.code as { pattern: string }).pattern = "(";
+    const error = await rejectionOf(registry.dispatch(toolCall("broken", { code: "x" })));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as Error).message).toContain("cannot compile");
   });
 });
 
@@ -193,7 +195,9 @@ describe("ToolRegistry.compileAll", () => {
 
   it("surfaces a schema that cannot compile at startup", () => {
     const registry = registryWithRead();
-    registry.register({ name: "broken", description: "", parameters: Type.Object({ code: Type.String({ pattern: "(" }) }) }, () => 1);
+    const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
+    registry.register({ name: "broken", description: "", parameters }, () => 1);
+    (parameters.properties.code as { pattern: string }).pattern = "(";
     const error = thrownBy(() => registry.compileAll()) as ToolDefinitionError;
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect(error.toolName).toBe("broken");
