@@ -14,7 +14,8 @@ function run(command: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), "ttr-pack-"));
-  run("npm", ["pack", "--silent", "--pack-destination", folder], root);
+  // dist/ was built by the global setup; building again here would race the other test files.
+  run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", folder], root);
   const tarball = readdirSync(folder).find((file) => file.endsWith(".tgz"));
   if (tarball === undefined) throw new Error("npm pack wrote no tarball");
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));

@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolCall } from "../src/index.js";
+import { rejectionOf, toolCall } from "./fixtures.js";
+
+const anything = Type.Object({ value: Type.Unknown() });
+const recursive = Type.Cyclic({ Node: Type.Object({ next: Type.Optional(Type.Ref("Node")) }) }, "Node");
+
+function registry(): ToolRegistry {
+  return new ToolRegistry()
+    .register({ name: "anything", description: "", parameters: anything }, (args) => args)
+    .register({ name: "node", description: "", parameters: recursive }, () => "ok");
+}
+
+/** The issues of a dispatch that must fail with a validation error (and nothing else). */
+async function issuesOf(call: ToolCall, target = registry()): Promise<readonly string[]> {
+  const error = await rejectionOf(target.dispatch(call));
+  expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+  return (error as ToolArgumentsValidationError).issues;
+}
+
+function nestedObjects(depth: number, key: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  let node = root;
+  for (let level = 0; level < depth; level++) {
+    const child: Record<string, unknown> = {};
+    node[key] = child;
+    node = child;
+  }
+  return root;
+}
+
+describe("prototype keys never pollute a prototype", () => {
+  const texts = [
+    '{"value":1,"__proto__":{"polluted":true}}',
+    '{"value":{"__proto__":{"polluted":true}}}',
+    '{"value":1,"constructor":{"prototype":{"polluted":true}}}',
+    '{"value":[{"__proto__":{"polluted":true}}],"prototype":{"polluted":true}}',
+  ];
+
+  it.each(texts)("as JSON text %s", async (text) => {
+    const result = (await registry().dispatch(toolCall("anything", text))) as Record<string, unknown>;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+  });
+
+  it.each(texts)("as an object parsed from %s", async (text) => {
+    const result = (await registry().dispatch(toolCall("anything", JSON.parse(text) as Record<string, unknown>))) as Record<string, unknown>;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    if (text.startsWith('{"value":1,"__proto__"')) expect(Object.hasOwn(result, "__proto__")).toBe(true);
+  });
+
+  it("refuses __proto__ where the schema forbids extra properties", async () => {
+    const strict = new ToolRegistry().register(
+      { name: "strict", description: "", parameters: Type.Object({ a: Type.String() }, { additionalProperties: false }) },
+      () => 1,
+    );
+    const issues = await issuesOf(toolCall("strict", '{"a":"x","__proto__":{"isAdmin":true}}'), strict);
+    expect(issues.join("\n")).toContain("/__proto__");
+  });
+});
+
+describe("properties named like Object.prototype members", () => {
+  const parameters = Type.Object({
+    toString: Type.Optional(Type.String()),
+    valueOf: Type.Optional(Type.Number()),
+    hasOwnProperty: Type.Optional(Type.Boolean()),
+    constructor: Type.Unknown(),
+  });
+  const tools = () => new ToolRegistry().register({ name: "members", description: "", parameters }, (args) => args);
+
+  it("does not take an inherited member for a present optional property", async () => {
+    expect(await tools().dispatch(toolCall("members", { constructor: 1 }))).toEqual({ constructor: 1 });
+    expect(await tools().dispatch(toolCall("members", '{"constructor":1}'))).toEqual({ constructor: 1 });
+  });
+
+  it("does not take an inherited member for a present required property", async () => {
+    expect(await issuesOf(toolCall("members", {}), tools())).toEqual(["/constructor: must have required properties constructor"]);
+    expect(await issuesOf(toolCall("members", "{}"), tools())).toEqual(["/constructor: must have required properties constructor"]);
+  });
+
+  it("still checks own properties of those names", async () => {
+    expect(await issuesOf(toolCall("members", { constructor: 1, toString: 5 }), tools())).toEqual(["/toString: must be string"]);
+    expect(await tools().dispatch(toolCall("members", { constructor: 1, toString: "s", valueOf: 2, hasOwnProperty: true }))).toEqual({
+      constructor: 1,
+      toString: "s",
+      valueOf: 2,
+      hasOwnProperty: true,
+    });
+  });
+});
+
+describe("proxies and getters", () => {
+  it("reads a benign proxy once into a plain copy", async () => {
+    const result = await registry().dispatch(toolCall("anything", new Proxy({ value: { nested: 1 } }, {})));
+    expect(result).toEqual({ value: { nested: 1 } });
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+  });
+
+  it.each([
+    ["a trapping proxy", new Proxy({ value: 1 }, { get() { throw new Error("trap"); } })],
+    ["a proxy whose ownKeys trap throws", new Proxy({ value: 1 }, { ownKeys() { throw new Error("trap"); } })],
+    ["a revoked proxy", (() => { const { proxy, revoke } = Proxy.revocable({ value: 1 }, {}); revoke(); return proxy; })()],
+    ["a proxy nested inside", { value: new Proxy({ a: 1 }, { get() { throw new Error("trap"); } }) }],
+    ["a throwing getter", Object.defineProperty({}, "value", { enumerable: true, get() { throw new Error("getter"); } })],
+  ])("refuses %s with a typed error", async (_label, value) => {
+    const issues = await issuesOf(toolCall("anything", value as Record<string, unknown>));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^\/: arguments must (be a plain object|contain only structured-clone-compatible values)$/);
+  });
+});
+
+describe("values that are not JSON", () => {
+  it.each([
+    ["a function", { value: () => 1 }],
+    ["a symbol", { value: Symbol("s") }],
+    ["a function deep inside", { value: { a: [{ b: () => 1 }] } }],
+  ])("refuses %s", async (_label, value) => {
+    expect(await issuesOf(toolCall("anything", value))).toEqual(["/: arguments must contain only structured-clone-compatible values"]);
+  });
+
+  it("copies a bigint, as structuredClone does, and rejects it where the schema wants a number", async () => {
+    expect(await registry().dispatch(toolCall("anything", { value: 10n }))).toEqual({ value: 10n });
+    const numbers = new ToolRegistry().register({ name: "n", description: "", parameters: Type.Object({ n: Type.Number() }) }, () => 1);
+    expect(await issuesOf(toolCall("n", { n: 10n }), numbers)).toEqual(["/n: must be number"]);
+  });
+
+  it("keeps a cycle, as structuredClone does, where the schema does not descend into it", async () => {
+    const value: Record<string, unknown> = {};
+    value.self = value;
+    const result = (await registry().dispatch(toolCall("anything", { value }))) as { value: Record<string, unknown> };
+    expect(result.value.self).toBe(result.value);
+  });
+
+  it("refuses a cycle that a recursive schema would follow forever", async () => {
+    const node: Record<string, unknown> = {};
+    node.next = node;
+    expect(await issuesOf(toolCall("node", node))).toEqual(["/: arguments are nested too deeply"]);
+  });
+
+  it("never hands a handler a hole in a sparse array", async () => {
+    const list = Type.Object({ list: Type.Array(Type.Number()) });
+    const arrays = new ToolRegistry().register({ name: "list", description: "", parameters: list }, () => 1);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await issuesOf(toolCall("list", { list: [1, , 3] }), arrays)).toEqual(["/list/1: arrays must not have holes"]);
+    expect(await issuesOf(toolCall("anything", { value: new Array(3) }))).toEqual(["/value/0: arrays must not have holes"]);
+  });
+});
+
+describe("NaN and infinities", () => {
+  const numbers = () =>
+    new ToolRegistry().register({ name: "n", description: "", parameters: Type.Object({ n: Type.Number(), i: Type.Optional(Type.Integer()) }) }, () => 1);
+
+  it.each([Number.NaN, Infinity, -Infinity])("rejects %s where the schema says number", async (n) => {
+    expect(await issuesOf(toolCall("n", { n }), numbers())).toEqual(["/n: must be number"]);
+  });
+
+  it("rejects 1e999 in JSON text, which parses to Infinity", async () => {
+    expect(await issuesOf(toolCall("n", '{"n":1e999}'), numbers())).toEqual(["/n: must be number"]);
+    expect(await issuesOf(toolCall("n", '{"n":1,"i":-1e999}'), numbers())).toEqual(["/i: must be integer"]);
+  });
+});
+
+describe("deep nesting", () => {
+  it("handles 200,000 levels of JSON text without a native error", async () => {
+    const text = `{"value":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    await expect(registry().dispatch(toolCall("anything", text))).resolves.toBeDefined();
+    const chain = `${'{"next":'.repeat(200_000)}{}${"}".repeat(200_000)}`;
+    expect(await issuesOf(toolCall("node", chain))).toEqual(["/: arguments are nested too deeply"]);
+  });
+
+  it("handles 50,000 levels of objects without a native error", async () => {
+    expect(await issuesOf(toolCall("anything", { value: nestedObjects(50_000, "x") }))).toEqual(["/: arguments are nested too deeply"]);
+    expect(await issuesOf(toolCall("node", nestedObjects(50_000, "next")))).toEqual(["/: arguments are nested too deeply"]);
+  });
+
+  it("copies ordinary nesting (a few hundred levels) faithfully", async () => {
+    const value = nestedObjects(300, "x");
+    expect(await registry().dispatch(toolCall("anything", { value }))).toEqual({ value });
+  });
+});
+
+describe("oversized input", () => {
+  it("refuses JSON text over maxArgumentBytes before parsing it", async () => {
+    const small = new ToolRegistry({ maxArgumentBytes: 1024 }).register({ name: "anything", description: "", parameters: anything }, () => 1);
+    const text = JSON.stringify({ value: "x".repeat(2000) });
+    expect(await issuesOf(toolCall("anything", text), small)).toEqual(["/: arguments must not be larger than 1024 bytes"]);
+    // Invalid JSON of that size is refused for its size: it was never parsed.
+    expect(await issuesOf(toolCall("anything", `{${"x".repeat(2000)}`), small)).toEqual(["/: arguments must not be larger than 1024 bytes"]);
+  });
+
+  it("counts UTF-8 bytes, not characters", async () => {
+    const small = new ToolRegistry({ maxArgumentBytes: 1024 }).register({ name: "anything", description: "", parameters: anything }, () => 1);
+    expect(await small.dispatch(toolCall("anything", JSON.stringify({ value: "é".repeat(400) })))).toBe(1);
+    expect(await issuesOf(toolCall("anything", JSON.stringify({ value: "é".repeat(600) })), small)).toEqual([
+      "/: arguments must not be larger than 1024 bytes",
+    ]);
+  });
+
+  it("defaults to 16 MiB", async () => {
+    const text = JSON.stringify({ value: "x".repeat(16 * 1024 * 1024) });
+    expect(await issuesOf(toolCall("anything", text))).toEqual([`/: arguments must not be larger than ${16 * 1024 * 1024} bytes`]);
+  });
+
+  it.each([0, -1, 1.5])("refuses maxArgumentBytes %s", (maxArgumentBytes) => {
+    expect(() => new ToolRegistry({ maxArgumentBytes })).toThrow("maxArgumentBytes must be a positive integer");
+  });
+});
+
+describe("many failing fields", () => {
+  it("caps the issues, bounds the message and shows no value", async () => {
+    const properties = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`field${index}`, Type.Integer()]));
+    const wide = new ToolRegistry().register({ name: "wide", description: "", parameters: Type.Object(properties) }, () => 1);
+    const secret = "SECRET-VALUE";
+    const args = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`field${index}`, `${secret}-${"y".repeat(10_000)}`]));
+    const error = (await rejectionOf(wide.dispatch(toolCall("wide", args)))) as ToolArgumentsValidationError;
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(error.issues.length).toBeLessThanOrEqual(20);
+    expect(error.message.length).toBeLessThan(2_000);
+    expect(error.message).not.toContain(secret);
+  });
+
+  it("bounds a hostile tool name in messages", async () => {
+    const name = "n".repeat(100_000);
+    const error = await rejectionOf(registry().dispatch(toolCall(name, {})));
+    expect((error as Error).message.length).toBeLessThan(500);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { ToolDefinitionError, ToolRegistry, Type, type TSchema } from "../src/index.js";
+import { rejectionOf, thrownBy, toolCall } from "./fixtures.js";
+
+function registrationError(parameters: unknown): ToolDefinitionError {
+  const error = thrownBy(() => new ToolRegistry().register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1));
+  expect(error).toBeInstanceOf(ToolDefinitionError);
+  return error as ToolDefinitionError;
+}
+
+describe("schemas are checked at register, so none fails open", () => {
+  it.each([
+    ["an unknown type", { type: "nonsense" }, "/type"],
+    ["properties that are not an object", { type: "object", properties: 5 }, "/properties"],
+    ["required that is not an array", { type: "object", required: "x" }, "/required"],
+    ["a minLength that is not a number", { type: "string", minLength: "x" }, "/minLength"],
+    ["a misspelled type deep inside", { type: "object", properties: { a: { type: "object", properties: { b: { type: "strin" } } } } }, "/properties/a/properties/b/type"],
+    ["an unresolvable $ref", { type: "object", properties: { x: { $ref: "#/$defs/missing" } } }, "/properties/x/$ref"],
+    ["a $ref to an unknown name", { type: "object", properties: { x: { $ref: "Missing" } } }, "/properties/x/$ref"],
+    ["a remote $ref", { $ref: "https://example.com/schema.json" }, "/$ref"],
+    ["an invalid pattern", { type: "string", pattern: "(" }, "/pattern"],
+  ])("refuses %s, naming the keyword's location", (_label, schema, pointer) => {
+    const error = registrationError(schema);
+    expect(error.toolName).toBe("tool");
+    expect(error.message).toContain(`at ${pointer}`);
+  });
+
+  it("checks a schema that declares draft-07 against draft-07", () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      definitions: { id: { type: "integer" } },
+      properties: { id: { $ref: "#/definitions/id" } },
+      required: ["id"],
+    };
+    expect(new ToolRegistry().register({ name: "tool", description: "", parameters: schema as TSchema }, () => 1).has("tool")).toBe(true);
+    expect(registrationError({ ...schema, properties: { id: { type: "int" } } }).message).toContain("/properties/id/type");
+  });
+
+  it("accepts TypeBox's own references", async () => {
+    const tree = Type.Cyclic({ Node: Type.Object({ children: Type.Array(Type.Ref("Node")) }) }, "Node");
+    const registry = new ToolRegistry().register({ name: "tree", description: "", parameters: tree }, () => "ok");
+    expect(await registry.dispatch(toolCall("tree", { children: [{ children: [] }] }))).toBe("ok");
+  });
+});
+
+describe("plain JSON Schema objects are first-class", () => {
+  const schema = {
+    type: "object",
+    properties: { path: { type: "string", minLength: 1 }, lines: { type: "integer", minimum: 1 } },
+    required: ["path"],
+    additionalProperties: false,
+  } as const;
+
+  it("validates strictly with a plain JSON Schema", async () => {
+    const registry = new ToolRegistry().register({ name: "read", description: "", parameters: schema as unknown as TSchema }, (args) => args);
+    expect(await registry.dispatch(toolCall("read", { path: "a", lines: 2 }))).toEqual({ path: "a", lines: 2 });
+    const error = await rejectionOf(registry.dispatch(toolCall("read", '{"path":"a","lines":"2","extra":true}')));
+    expect((error as { issues: string[] }).issues).toEqual(expect.arrayContaining(["/lines: must be integer"]));
+    expect((error as { issues: string[] }).issues.some((issue) => issue.startsWith("/extra"))).toBe(true);
+  });
+});
