@@ -178,7 +178,7 @@ describe("ToolRegistry.dispatch", () => {
     const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
     const registry = new ToolRegistry().register({ name: "broken", description: "", parameters }, () => 1);
     // Schemas are documented as immutable once registered; breaking one anyway must still fail closed.
-    (parameters.properties.code as { pattern: string }).pattern = "(";
+    (parameters.properties.code as unknown as { pattern: string }).pattern = "(";
     const error = await rejectionOf(registry.dispatch(toolCall("broken", { code: "x" })));
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect((error as Error).message).toContain("cannot compile");
@@ -197,7 +197,7 @@ describe("ToolRegistry.compileAll", () => {
     const registry = registryWithRead();
     const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
     registry.register({ name: "broken", description: "", parameters }, () => 1);
-    (parameters.properties.code as { pattern: string }).pattern = "(";
+    (parameters.properties.code as unknown as { pattern: string }).pattern = "(";
     const error = thrownBy(() => registry.compileAll()) as ToolDefinitionError;
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect(error.toolName).toBe("broken");
