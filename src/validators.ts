@@ -5,6 +5,8 @@ import type { TLocalizedValidationError } from "typebox/error";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "./canonical.js";
 import { ToolDefinitionError } from "./errors.js";
+import { ErrorExplainer } from "./explain.js";
+import { MAX_ISSUES } from "./issues.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
 import type { CacheStats } from "./types.js";
@@ -129,8 +131,9 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const validator: CompiledValidator = precompiled ?? Compile(schema);
-      if (!validator.IsAccelerated()) this.#interpreted++;
+      const compiled: CompiledValidator = precompiled ?? Compile(schema);
+      if (!compiled.IsAccelerated()) this.#interpreted++;
+      const validator = new ExplainingValidator(compiled, new ErrorExplainer(schema));
       return namesInheritedProperties(schema) ? new OwnPropertiesValidator(validator) : validator;
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
@@ -139,6 +142,26 @@ export class ValidatorCache {
     } finally {
       this.#compileMs += performance.now() - started;
     }
+  }
+}
+
+/** A compiled check whose `Errors` come from an {@link ErrorExplainer}: the failure path stays cheap. */
+class ExplainingValidator implements CompiledValidator {
+  constructor(
+    readonly inner: CompiledValidator,
+    readonly explainer: ErrorExplainer,
+  ) {}
+
+  Check(value: unknown): boolean {
+    return this.inner.Check(value);
+  }
+
+  Errors(value: unknown): TLocalizedValidationError[] {
+    return this.explainer.explain(value, MAX_ISSUES);
+  }
+
+  IsAccelerated(): boolean {
+    return this.inner.IsAccelerated();
   }
 }
 

@@ -1,0 +1,71 @@
+import { ToolRegistryError } from "../errors.js";
+import { describeName } from "../text.js";
+
+/** The provider dialects this package speaks, as named in its errors. */
+export type ProviderName = "OpenAI Chat Completions" | "OpenAI Responses" | "Anthropic" | "Gemini";
+
+/**
+ * A tool name the provider would reject (OpenAI and Anthropic accept only
+ * `^[a-zA-Z0-9_-]{1,64}$`, so `uber.ride` is refused). Thrown by the `to*Tools`
+ * functions in their default `names: "strict"` mode instead of sending the
+ * name silently; pass a {@link ToolNameMap} (or `names: "map"`) to map names reversibly.
+ */
+export class ProviderNameError extends ToolRegistryError {
+  override readonly name = "ProviderNameError";
+  /** The registry's name of the tool. */
+  readonly toolName: string;
+  /** The provider that would reject the name. */
+  readonly provider: ProviderName;
+
+  constructor(toolName: string, provider: ProviderName, rule: string) {
+    super(
+      `Tool ${describeName(toolName)} cannot be sent to ${provider}: tool names must match ${rule}. ` +
+        `Pass { names: new ToolNameMap(registry) } to map names reversibly.`,
+    );
+    this.toolName = toolName;
+    this.provider = provider;
+  }
+}
+
+/**
+ * A tool's parameters schema cannot be sent in the form asked for: it is not
+ * plain JSON, its root is not an object schema, or (OpenAI strict mode) it
+ * uses a construct strict mode does not support. `pointer` is the JSON Pointer
+ * of the offending construct within the schema (`/` for the root).
+ */
+export class ProviderSchemaError extends ToolRegistryError {
+  override readonly name = "ProviderSchemaError";
+  /** The registry's name of the tool. */
+  readonly toolName: string;
+  /** The provider the schema was converted for. */
+  readonly provider: ProviderName;
+  /** JSON Pointer of the offending construct in the tool's schema, `/` for the root. */
+  readonly pointer: string;
+  /** What is wrong there, e.g. `"minLength" is not supported in strict mode`. */
+  readonly problem: string;
+
+  constructor(toolName: string, provider: ProviderName, pointer: string, problem: string, options?: ErrorOptions) {
+    super(`Tool ${describeName(toolName)} cannot be sent to ${provider}: at ${pointer}, ${problem}`, options);
+    this.toolName = toolName;
+    this.provider = provider;
+    this.pointer = pointer;
+    this.problem = problem;
+  }
+}
+
+/**
+ * A provider object handed to a `from*` function is not a tool call of that
+ * provider: a missing or non-string `id` or `name`, a text block instead of a
+ * `tool_use` block, an OpenAI custom tool call, and so on. The message names
+ * the field, never its value.
+ */
+export class ProviderFormatError extends ToolRegistryError {
+  override readonly name = "ProviderFormatError";
+  /** The provider whose format was expected. */
+  readonly provider: ProviderName;
+
+  constructor(provider: ProviderName, problem: string) {
+    super(`Not a ${provider} tool call: ${problem}`);
+    this.provider = provider;
+  }
+}
