@@ -167,24 +167,37 @@ export class ToolRegistry {
    * @throws ToolAbortedError when `options.signal` aborted
    * @throws ToolDefinitionError when the tool's schema cannot compile
    */
-  async dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
-    const name = call?.name;
-    const tool = typeof name === "string" ? this.#tools.get(name) : undefined;
-    if (tool === undefined) throw this.#unknownTool(name);
-    const validator = this.#validators.get(name, tool.definition.parameters);
-    const rawArguments = call.arguments;
-    const args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
+  dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
+    // Not an async function: a handler that returns a plain value costs no extra microtask turn.
+    let tool: RegisteredTool | undefined;
+    let args: unknown;
+    let name: string;
+    try {
+      const requested = call?.name;
+      tool = typeof requested === "string" ? this.#tools.get(requested) : undefined;
+      if (tool === undefined) return Promise.reject(this.#unknownTool(requested));
+      name = requested as string;
+      const validator = this.#validators.get(name, tool.definition.parameters);
+      const rawArguments = call.arguments;
+      args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const toolCallId = typeof call.id === "string" ? call.id : "";
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-    if (signal === undefined && timeoutMs === undefined) {
-      try {
-        return await tool.handler(args, { toolCallId, toolName: name, signal: NEVER_ABORTED });
-      } catch (error) {
-        throw new ToolExecutionError(name, toolCallId, error);
-      }
+    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, { toolCallId, toolName: name, signal: NEVER_ABORTED }, signal, timeoutMs);
+    let result: unknown;
+    try {
+      result = tool.handler(args, { toolCallId, toolName: name, signal: NEVER_ABORTED });
+    } catch (error) {
+      return Promise.reject(new ToolExecutionError(name, toolCallId, error));
     }
-    return runGuarded(tool.handler, args, { toolCallId, toolName: name, signal: NEVER_ABORTED }, signal, timeoutMs);
+    if (typeof result !== "object" || result === null) return Promise.resolve(result);
+    // A promise (or any thenable) is adopted; its rejection is wrapped like a thrown error.
+    return new Promise<unknown>((resolve) => resolve(result)).catch((error: unknown) =>
+      Promise.reject(new ToolExecutionError(name, toolCallId, error)),
+    );
   }
 
   /**
