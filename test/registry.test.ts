@@ -263,6 +263,42 @@ describe("ToolRegistry.dispatchAll", () => {
     expect(results.map((result) => result.toolCallId)).toEqual(calls.map((call) => call.id));
   });
 
+  it("holds its limit, keeps order and loses no result across 20,000 calls", async () => {
+    let running = 0;
+    let peak = 0;
+    const registry = registryWithRead(async ({ path }) => {
+      running++;
+      peak = Math.max(peak, running);
+      // Settle in a scrambled order: some at once, some a macrotask later.
+      if (Number(path) % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+      else await Promise.resolve();
+      running--;
+      if (Number(path) % 5 === 0) throw new Error(`failed ${path}`);
+      return Number(path);
+    });
+    const calls = Array.from({ length: 20_000 }, (_, index) =>
+      index % 11 === 0 ? toolCall("read", { path: 5 }, `c${index}`) : toolCall("read", { path: String(index) }, `c${index}`),
+    );
+    const results = await registry.dispatchAll(calls, { concurrency: 7 });
+    expect(peak).toBe(7);
+    expect(results).toHaveLength(20_000);
+    results.forEach((result, index) => {
+      expect(result.toolCallId).toBe(`c${index}`);
+      if (index % 11 === 0) expect(result.isError && result.error).toBeInstanceOf(ToolArgumentsValidationError);
+      else if (index % 5 === 0) expect(result.isError && result.error).toBeInstanceOf(ToolExecutionError);
+      else expect(result).toMatchObject({ isError: false, value: index });
+    });
+  });
+
+  it("reports calls cut short by an abort of its signal as aborted results", async () => {
+    const controller = new AbortController();
+    const registry = registryWithRead((_args, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => resolve("late"))));
+    const pending = registry.dispatchAll([toolCall("read", { path: "a" }, "c1"), toolCall("read", { path: "b" }, "c2")], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    const results = await pending;
+    expect(results.map((result) => result.isError && result.error instanceof ToolAbortedError)).toEqual([true, true]);
+  });
+
   it.each([0, -1, 1.5, Number.NaN])("refuses the concurrency %s", async (concurrency) => {
     const error = await rejectionOf(registryWithRead().dispatchAll([], { concurrency }));
     expect(error).toBeInstanceOf(TypeError);
