@@ -35,7 +35,10 @@ function showPointer(pointer: string): string {
  */
 export function toIssues(errors: readonly TLocalizedValidationError[]): string[] {
   const issues = new Set<string>();
+  // Each extra property gets its own issue at its pointer; the parent's summary adds nothing.
+  const namesExtraProperties = errors.some(isExtraProperty);
   for (const error of errors) {
+    if (namesExtraProperties && error.keyword === "additionalProperties") continue;
     if (error.keyword === "required") {
       for (const property of error.params.requiredProperties) {
         issues.add(`${showPointer(`${error.instancePath}/${escapePointerSegment(property)}`)}: must have required properties ${property}`);
@@ -55,7 +58,12 @@ export function capIssues(issues: string[]): string[] {
   return kept;
 }
 
+function isExtraProperty(error: TLocalizedValidationError): boolean {
+  return error.keyword === "boolean" && error.schemaPath.endsWith("/additionalProperties");
+}
+
 function messageOf(error: TLocalizedValidationError): string {
+  if (isExtraProperty(error)) return "is not an allowed property";
   // TypeBox lists the offending property names here: they come from the value, so leave them out.
   if (error.keyword === "propertyNames") return "property names are invalid";
   return error.message;

@@ -34,3 +34,10 @@ describe("toIssues", () => {
     for (const issue of issues) expect(issue.length).toBeLessThan(200);
   });
 });
+
+describe("extra properties", () => {
+  it("are reported one by one at their own pointer, without the parent's summary", () => {
+    const validator = Compile(Type.Object({ a: Type.String() }, { additionalProperties: false }));
+    expect(toIssues(validator.Errors({ a: "x", b: 1, c: 2 }))).toEqual(["/b: is not an allowed property", "/c: is not an allowed property"]);
+  });
+});
