@@ -62,6 +62,8 @@ export class ValidatorCache {
   #evictions = 0;
   #compileMs = 0;
   #interpreted = 0;
+  #lastKey: object | string | undefined;
+  #lastValidator: CompiledValidator | undefined;
 
   /** @param max the bound: a positive integer, or `Infinity` for no bound. */
   constructor(max: number = DEFAULT_CACHE_SIZE, options: ValidatorCacheOptions = {}) {
@@ -72,8 +74,9 @@ export class ValidatorCache {
     if (key !== "identity" && key !== "content") throw new TypeError(`cacheKey must be "identity" or "content", got ${String(key)}`);
     this.#contentKeys = key === "content" ? new WeakMap() : undefined;
     this.#precompiled = options.precompiled;
-    const onDispose = (_value: CompiledValidator, _key: object | string, reason: LRUCache.DisposeReason): void => {
+    const onDispose = (_value: CompiledValidator, key: object | string, reason: LRUCache.DisposeReason): void => {
       if (reason === "evict") this.#evictions++;
+      if (key === this.#lastKey) this.#lastValidator = undefined;
     };
     this.#validators =
       max === Infinity
@@ -87,14 +90,21 @@ export class ValidatorCache {
    */
   get(toolName: string, schema: TSchema): CompiledValidator {
     const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
-    const cached = this.#validators.get(key);
-    if (cached !== undefined) {
+    // The key looked up last is already the most recent in the LRU: a repeat needs no reordering.
+    if (key === this.#lastKey && this.#lastValidator !== undefined) {
       this.#hits++;
-      return cached;
+      return this.#lastValidator;
     }
-    this.#misses++;
-    const validator = this.#compile(toolName, schema);
-    this.#validators.set(key, validator);
+    let validator = this.#validators.get(key);
+    if (validator !== undefined) {
+      this.#hits++;
+    } else {
+      this.#misses++;
+      validator = this.#compile(toolName, schema);
+      this.#validators.set(key, validator);
+    }
+    this.#lastKey = key;
+    this.#lastValidator = validator;
     return validator;
   }
 
