@@ -3,6 +3,7 @@ import { Compile } from "typebox/compile";
 import type { TLocalizedValidationError } from "typebox/error";
 import { Errors } from "typebox/value";
 import { escapePointerSegment } from "./issues.js";
+import { type LocalErrors, localErrorsFor } from "./simple-errors.js";
 
 /** Keywords an object schema may have and still be explained property by property. */
 const OBJECT_KEYWORDS = new Set([
@@ -21,6 +22,8 @@ interface Node {
   readonly check: (value: unknown) => boolean;
   /** The schema without its children's constraints, checked first to find failures of the node itself. */
   readonly shallow?: { readonly schema: TSchema; readonly check: (value: unknown) => boolean };
+  /** A fast explanation of the node itself (of its shallow schema, for objects), when its keywords are simple. */
+  readonly local?: LocalErrors;
   readonly kind: "object" | "array" | "leaf";
   /** For a closed set of values (`enum`, or a union of literals): the values. */
   readonly allowedValues?: readonly unknown[];
@@ -62,11 +65,13 @@ export class ErrorExplainer {
       return;
     }
     if (node.kind === "leaf" || node.shallow === undefined) {
-      for (const error of Errors(schema, value)) errors.push({ ...error, instancePath: pointer + error.instancePath });
+      if (node.local !== undefined) errors.push(...node.local(value, pointer));
+      else for (const error of Errors(schema, value)) errors.push({ ...error, instancePath: pointer + error.instancePath });
       return;
     }
     if (!node.shallow.check(value)) {
-      for (const error of Errors(node.shallow.schema, value)) errors.push({ ...error, instancePath: pointer + error.instancePath });
+      if (node.local !== undefined) errors.push(...node.local(value, pointer));
+      else for (const error of Errors(node.shallow.schema, value)) errors.push({ ...error, instancePath: pointer + error.instancePath });
       // A value of the wrong type has no children worth explaining.
       if (typeof value !== "object" || value === null) return;
     }
@@ -107,7 +112,7 @@ function buildNode(schema: TSchema): Node {
   const properties = record.properties;
   if (typeof properties === "object" && properties !== null && record.type === "object" && keys.every((key) => OBJECT_KEYWORDS.has(key))) {
     const shallowSchema = { ...record, properties: Object.fromEntries(Object.keys(properties).map((key) => [key, {}])) } as TSchema;
-    return { kind: "object", check, shallow: compileShallow(shallowSchema) };
+    return { kind: "object", check, shallow: compileShallow(shallowSchema), ...optionalLocal(localErrorsFor(record, true)) };
   }
   const allowedValues = closedValueSet(record);
   if (allowedValues !== undefined) return { kind: "leaf", check, allowedValues };
@@ -115,7 +120,11 @@ function buildNode(schema: TSchema): Node {
   if (typeof items === "object" && items !== null && !Array.isArray(items) && record.type === "array" && keys.every((key) => ARRAY_KEYWORDS.has(key))) {
     return { kind: "array", check, shallow: compileShallow({ ...record, items: {} } as TSchema) };
   }
-  return { kind: "leaf", check };
+  return { kind: "leaf", check, ...optionalLocal(localErrorsFor(record, false)) };
+}
+
+function optionalLocal(local: LocalErrors | undefined): { local?: LocalErrors } {
+  return local === undefined ? {} : { local };
 }
 
 /** The values of an `enum`, or of a union whose every branch is a `const`; `undefined` otherwise. */

@@ -5,6 +5,7 @@ import { Settings } from "typebox/system";
 import { Errors } from "typebox/value";
 import { Type } from "../src/index.js";
 import { ErrorExplainer } from "../src/explain.js";
+import { toIssues } from "../src/issues.js";
 
 const Item = Type.Object({ id: Type.Integer(), qty: Type.Number({ minimum: 0 }), tags: Type.Array(Type.String(), { maxItems: 3 }) });
 const schema = Type.Object({
@@ -84,6 +85,45 @@ describe("ErrorExplainer", () => {
         }
       }),
       { seed: 20261130, numRuns: 300 },
+    );
+  });
+
+  it("words the failures of simple schemas exactly as TypeBox does", () => {
+    Settings.Set({ maxErrors: 10_000 });
+    const simple = Type.Object(
+      {
+        count: Type.Integer({ minimum: 1, maximum: 9 }),
+        ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
+        name: Type.String(),
+        flag: Type.Optional(Type.Boolean()),
+        nothing: Type.Optional(Type.Null()),
+        inner: Type.Object({ x: Type.Integer(), y: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        list: Type.Array(Type.Object({ id: Type.Integer({ minimum: 0 }) })),
+      },
+      { additionalProperties: false },
+    );
+    const explainer = new ErrorExplainer(simple);
+    const validator = Compile(simple);
+    const scalar = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.double(), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null));
+    const arbitrary = fc.record(
+      {
+        count: scalar,
+        ratio: scalar,
+        name: scalar,
+        flag: scalar,
+        nothing: scalar,
+        extra: scalar,
+        inner: fc.oneof(scalar, fc.record({ x: scalar, y: scalar, z: scalar }, { requiredKeys: [] })),
+        list: fc.array(fc.oneof(scalar, fc.record({ id: scalar }, { requiredKeys: [] })), { maxLength: 3 }),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(arbitrary, (value) => {
+        if (validator.Check(value)) return;
+        expect(new Set(toIssues(explainer.explain(value, 1000)))).toEqual(new Set(toIssues(Errors(simple, value))));
+      }),
+      { seed: 20261130, numRuns: 500 },
     );
   });
 });

@@ -1,0 +1,101 @@
+import type { ToolDefinition } from "../types.js";
+
+/**
+ * A function definition in the Berkeley Function Calling Leaderboard (BFCL)
+ * dialect: JSON-Schema-like parameters written for Python tooling.
+ */
+export interface BfclFunction {
+  name: string;
+  description?: string;
+  parameters?: unknown;
+}
+
+/** BFCL's Python type names that JSON Schema spells differently; `any` means no type constraint. */
+const BFCL_TYPES: Readonly<Record<string, string>> = { dict: "object", float: "number", tuple: "array" };
+
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = ["items", "additionalProperties", "not", "contains"] as const;
+/** Keywords whose value is a list of schemas. */
+const SCHEMA_LIST_KEYWORDS = ["anyOf", "oneOf", "allOf", "prefixItems"] as const;
+
+/**
+ * A tool definition from a BFCL function: the name and description as they
+ * are, and the parameters mapped to JSON Schema (`dict` to `object`, `float`
+ * to `number`, `tuple` to `array`, `any` to no type constraint), recursively
+ * through `properties`, `items` and the other subschema keywords. Every other
+ * keyword (`description`, `enum`, `default`, `required`…) is kept as is. The
+ * input is not modified. The name is kept even where a provider would refuse
+ * it (`uber.ride`): a `ToolNameMap` maps such names.
+ * @throws TypeError when `fn` is not an object with a string `name`
+ * @example
+ * ```ts
+ * for (const entry of parseJsonLines(await readFile("BFCL_v4_simple_python.json", "utf8"))) {
+ *   for (const fn of (entry as { function: BfclFunction[] }).function) registry.register(fromBfclFunction(fn), handler);
+ * }
+ * ```
+ */
+export function fromBfclFunction(fn: BfclFunction): ToolDefinition<Record<string, unknown>> {
+  if (typeof fn !== "object" || fn === null || typeof fn.name !== "string") throw new TypeError("a BFCL function must be an object with a string name");
+  const parameters = fn.parameters === undefined ? { type: "object", properties: {} } : fromBfclSchema(fn.parameters);
+  return { name: fn.name, description: typeof fn.description === "string" ? fn.description : "", parameters };
+}
+
+/** One BFCL schema as JSON Schema (a new object; the input is not modified). */
+export function fromBfclSchema(schema: unknown): Record<string, unknown> {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return {};
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key === "type") {
+      const type = mapType(value);
+      if (type !== undefined) result.type = type;
+    } else if (key === "properties" && isRecord(value)) {
+      result.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, fromBfclSchema(property)]));
+    } else if ((SCHEMA_KEYWORDS as readonly string[]).includes(key) && isRecord(value)) {
+      result[key] = fromBfclSchema(value);
+    } else if (((SCHEMA_LIST_KEYWORDS as readonly string[]).includes(key) || key === "items") && Array.isArray(value)) {
+      result[key] = value.map(fromBfclSchema);
+    } else {
+      defineOwn(result, key, value);
+    }
+  }
+  return result;
+}
+
+/** The JSON Schema type for a BFCL type (or list of types); `undefined` for no constraint. */
+function mapType(type: unknown): unknown {
+  if (typeof type === "string") return type === "any" ? undefined : (BFCL_TYPES[type] ?? type);
+  if (Array.isArray(type)) {
+    if (type.includes("any")) return undefined;
+    return type.map((item) => (typeof item === "string" ? (BFCL_TYPES[item] ?? item) : item));
+  }
+  return type;
+}
+
+/**
+ * The values of JSON Lines text: one JSON value per non-blank line. A missing
+ * trailing newline (as in the BFCL files) and `\r\n` line ends are fine.
+ * @throws SyntaxError naming the (1-based) line that is not valid JSON
+ */
+export function parseJsonLines(text: string): unknown[] {
+  const values: unknown[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (line.trim() === "") continue;
+    try {
+      values.push(JSON.parse(line));
+    } catch (error) {
+      throw new SyntaxError(`line ${index + 1} is not valid JSON`, { cause: error });
+    }
+  }
+  return values;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sets a key as an own data property, so a `__proto__` key stays a key. */
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}

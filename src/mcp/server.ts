@@ -1,0 +1,99 @@
+import { Server, type ServerOptions } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  type Implementation,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { UnknownToolError } from "../errors.js";
+import { plainObjectSchema, SchemaProblem } from "../providers/schema.js";
+import { notJsonMessage, valueText } from "../providers/result-text.js";
+import type { ToolRegistry } from "../registry.js";
+import { failureContent } from "../results.js";
+import { describeName } from "../text.js";
+import type { ToolDefinition } from "../types.js";
+
+/**
+ * An MCP server (the SDK's low-level `Server`) that serves the registry's
+ * tools. Connect it to any transport: `await server.connect(transport)`.
+ *
+ * - `tools/list` lists the registry's tools as they are at that moment, each
+ *   with `inputSchema` set to its schema as plain JSON (TypeBox's symbol keys
+ *   dropped; `type: "object"` added to a root without a type).
+ * - `tools/call` runs the call through `registry.dispatch`, so the arguments
+ *   are copied and checked strictly. Invalid arguments, a failing handler, a
+ *   timeout or a broken definition give a result with `isError: true` and the
+ *   text written for the model (`failureContent`). An unknown tool is a
+ *   JSON-RPC error (`InvalidParams`) whose message names the tool and close names.
+ * - A string the handler returns is one text item; any other value is one
+ *   text item with its JSON, plus `structuredContent` when it is a plain object.
+ *
+ * The server declares `tools: { listChanged: true }`: after registering or
+ * unregistering tools, call `server.sendToolListChanged()`.
+ *
+ * @param info the server's `{ name, version }` as clients see it
+ * @param options the SDK's server options (capabilities, instructions…); the tools capability is added
+ * @example
+ * ```ts
+ * const server = createMcpServer(registry, { name: "files", version: "1.0.0" });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMcpServer(registry: ToolRegistry, info: Implementation, options: ServerOptions = {}): Server {
+  if (typeof registry?.list !== "function" || typeof registry.dispatch !== "function") throw new TypeError("registry must be a ToolRegistry");
+  const server = new Server(info, {
+    ...options,
+    capabilities: { ...options.capabilities, tools: { ...options.capabilities?.tools, listChanged: true } },
+  });
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(listedTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    let value: unknown;
+    try {
+      // MCP lets a client leave out `arguments`: that is the empty arguments object.
+      value = await registry.dispatch({ type: "tool_call", id: String(extra.requestId), name, arguments: args ?? {} }, { signal: extra.signal });
+    } catch (error) {
+      // A protocol error, not a tool result: the client asked for a tool this server does not have.
+      if (error instanceof UnknownToolError) throw unknownTool(error);
+      return { content: [{ type: "text", text: failureContent(error) }], isError: true };
+    }
+    return successResult(name, value);
+  });
+  return server;
+}
+
+function listedTool(definition: ToolDefinition): ListToolsResult["tools"][number] {
+  let inputSchema: Record<string, unknown>;
+  try {
+    inputSchema = plainObjectSchema(definition.parameters);
+  } catch (error) {
+    const problem = error instanceof SchemaProblem ? `at ${error.pointer}, ${error.problem}` : "it is nested too deeply";
+    throw new McpError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: ${problem}`);
+  }
+  return { name: definition.name, description: definition.description, inputSchema: inputSchema as ListToolsResult["tools"][number]["inputSchema"] };
+}
+
+function successResult(name: string, value: unknown): CallToolResult {
+  const text = valueText(value);
+  if (text === undefined) return { content: [{ type: "text", text: notJsonMessage(name, value) }], isError: true };
+  const result: CallToolResult = { content: [{ type: "text", text }] };
+  if (isPlainObject(value)) {
+    // The JSON of the value, not the value: a toJSON may turn an object into something else.
+    const structured: unknown = JSON.parse(text);
+    if (isPlainObject(structured)) result.structuredContent = structured;
+  }
+  return result;
+}
+
+function unknownTool(error: UnknownToolError): McpError {
+  return new McpError(ErrorCode.InvalidParams, error.message, { toolName: error.toolName, suggestions: [...error.suggestions] });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

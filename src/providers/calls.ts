@@ -1,0 +1,89 @@
+import type { ToolRegistry } from "../registry.js";
+import type { ToolCallContent } from "../types.js";
+import { type ProviderName, ProviderFormatError } from "./errors.js";
+import type { ToolNameMap } from "./names.js";
+import { isRecord } from "./schema.js";
+import { dropOptionalNulls } from "./strict.js";
+
+/**
+ * A tool call whose arguments text is not a JSON object, kept as the text so
+ * that dispatch reports it to the model (`/: arguments must be valid JSON`,
+ * or `/: arguments must be a plain object`) instead of this package guessing.
+ */
+export interface UnparsedToolCall {
+  type: "tool_call";
+  id: string;
+  name: string;
+  /** The provider's arguments text, exactly as it arrived. */
+  arguments: string;
+}
+
+/**
+ * What the OpenAI `from*` functions return: a {@link ToolCallContent} when the
+ * arguments text is a JSON object (the normal case), else an
+ * {@link UnparsedToolCall}. Both are accepted by `registry.dispatch` and `dispatchAll`.
+ */
+export type ProviderToolCall = ToolCallContent | UnparsedToolCall;
+
+/** Options of every `from*` function. */
+export interface FromProviderOptions {
+  /** The map the tools were sent with; provider names are turned back into registry names. */
+  names?: ToolNameMap;
+}
+
+/** Options of `fromOpenAIChat` and `fromOpenAIResponses`. */
+export interface FromOpenAIOptions extends FromProviderOptions {
+  /**
+   * The registry whose tools were sent with `strict: true`. Strict mode makes
+   * every optional property nullable, so the model sends `null` for a property
+   * it would have left out; with this option such a `null` is removed again
+   * (only where the tool's own schema does not accept `null`), so the call
+   * validates against the tool's real schema.
+   */
+  nullsAsOmitted?: ToolRegistry;
+}
+
+/** Reads one field of a provider object; a throwing getter or proxy becomes a typed error. */
+export function field(provider: ProviderName, value: unknown, key: string): unknown {
+  if (!isRecord(value)) throw new ProviderFormatError(provider, "expected an object");
+  try {
+    return value[key];
+  } catch {
+    throw new ProviderFormatError(provider, `its "${key}" could not be read`);
+  }
+}
+
+/** Reads a string field of a provider object. */
+export function stringField(provider: ProviderName, value: unknown, key: string): string {
+  const found = field(provider, value, key);
+  if (typeof found !== "string") throw new ProviderFormatError(provider, `"${key}" must be a string`);
+  return found;
+}
+
+/** The registry name behind a provider's tool name. */
+export function registryName(providerName: string, options: FromProviderOptions | undefined): string {
+  return options?.names === undefined ? providerName : options.names.fromProviderName(providerName);
+}
+
+/**
+ * A call with OpenAI's arguments text parsed when it is a JSON object, else
+ * kept as the text, for dispatch to report. Never throws.
+ */
+export function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ProviderToolCall {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { type: "tool_call", id, name, arguments: text };
+  }
+  if (!isRecord(parsed)) return { type: "tool_call", id, name, arguments: text };
+  const registry = options?.nullsAsOmitted;
+  if (registry !== undefined) {
+    try {
+      dropOptionalNulls(registry.get(name)?.parameters, parsed);
+    } catch {
+      // Too deep to walk: leave the arguments as they came; dispatch will report them.
+    }
+  }
+  return { type: "tool_call", id, name, arguments: parsed };
+}

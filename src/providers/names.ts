@@ -1,0 +1,141 @@
+import type { ToolDefinition } from "../types.js";
+import { type ProviderName, ProviderNameError } from "./errors.js";
+
+/** Names every provider accepts: a letter or `_` first, then letters, digits, `_` and `-`; at most 64. */
+const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const MAX_PROVIDER_NAME = 64;
+
+/** Anything with the registry's `list()`: a `ToolRegistry`. */
+interface ToolLister {
+  list(): readonly ToolDefinition[];
+}
+
+/**
+ * A reversible map between registry tool names and names every provider
+ * accepts, for registries with names such as `uber.ride` that OpenAI and
+ * Anthropic refuse (they accept only `^[a-zA-Z0-9_-]{1,64}$`).
+ *
+ * Names that are already safe everywhere (a letter or `_` first, then letters,
+ * digits, `_` and `-`, at most 64 characters) map to themselves. Any other
+ * name gets its unsafe characters replaced by `_` (`uber.ride` becomes
+ * `uber_ride`), a leading `_` if it starts with a digit or `-`, is cut to 64
+ * characters, and gets a `_2`, `_3`… suffix if that is taken. Built from a
+ * registry, safe names are claimed first, so a mapped name never takes the
+ * name of a registered tool. Names first seen later are mapped on first use.
+ *
+ * Use one map for both directions: pass it as `names` to a `to*Tools`
+ * function and to the matching `from*` function (and to
+ * `toGeminiFunctionResponse`, which names the tool).
+ *
+ * @example
+ * ```ts
+ * const names = new ToolNameMap(registry);
+ * const tools = toOpenAIChatTools(registry, { names }); // "uber.ride" is sent as "uber_ride"
+ * const call = fromOpenAIChat(toolCall, { names });      // and comes back as "uber.ride"
+ * ```
+ */
+export class ToolNameMap {
+  readonly #toProvider = new Map<string, string>();
+  readonly #fromProvider = new Map<string, string>();
+
+  /** @param tools a registry (its current tools are mapped now) or tool names. */
+  constructor(tools: ToolLister | Iterable<string> = []) {
+    const names = isLister(tools) ? tools.list().map((definition) => definition.name) : Array.from(tools, String);
+    for (const name of names) {
+      if (SAFE_NAME.test(name) && !this.#fromProvider.has(name)) this.#assign(name, name);
+    }
+    for (const name of names) this.toProviderName(name);
+  }
+
+  /** The provider name of a registry tool name, mapping it now if it is new. */
+  toProviderName(name: string): string {
+    const known = this.#toProvider.get(name);
+    if (known !== undefined) return known;
+    const base = SAFE_NAME.test(name) ? name : sanitize(name);
+    let candidate = base;
+    for (let suffix = 2; this.#fromProvider.has(candidate); suffix++) {
+      const tail = `_${suffix}`;
+      candidate = `${base.slice(0, MAX_PROVIDER_NAME - tail.length)}${tail}`;
+    }
+    this.#assign(name, candidate);
+    return candidate;
+  }
+
+  /** The provider name of a registry tool name if it has been mapped, else `undefined`. */
+  providerNameOf(name: string): string | undefined {
+    return this.#toProvider.get(name);
+  }
+
+  /**
+   * The registry name behind a provider name. A name this map never handed
+   * out is returned unchanged, so that dispatch reports it as an unknown tool
+   * with suggestions.
+   */
+  fromProviderName(providerName: string): string {
+    return this.#fromProvider.get(providerName) ?? providerName;
+  }
+
+  /** Every mapping so far, as `[registryName, providerName]` pairs. */
+  entries(): Array<[string, string]> {
+    return [...this.#toProvider];
+  }
+
+  #assign(name: string, providerName: string): void {
+    this.#toProvider.set(name, providerName);
+    this.#fromProvider.set(providerName, name);
+  }
+}
+
+function sanitize(name: string): string {
+  const replaced = name.replace(/[^A-Za-z0-9_-]/g, "_");
+  const started = /^[A-Za-z_]/.test(replaced) ? replaced : `_${replaced}`;
+  return started.slice(0, MAX_PROVIDER_NAME);
+}
+
+function isLister(value: unknown): value is ToolLister {
+  return typeof value === "object" && value !== null && typeof (value as { list?: unknown }).list === "function";
+}
+
+/**
+ * How `to*Tools` treats tool names the provider would reject:
+ * - `"strict"` (the default): throw a {@link ProviderNameError} naming the tool;
+ * - a {@link ToolNameMap}: map them reversibly with that map (pass the same map to `from*`);
+ * - `"map"`: shorthand for `new ToolNameMap(registry)`, built afresh on each call.
+ *   It maps the same way as long as the registry is unchanged, but prefer
+ *   keeping one map for both directions.
+ */
+export type ToolNamesOption = "strict" | "map" | ToolNameMap;
+
+/** A provider's rule for tool names, as a test and as text for messages. */
+export interface NameRule {
+  readonly provider: ProviderName;
+  readonly pattern: RegExp;
+  readonly text: string;
+}
+
+/** OpenAI's rule (Chat Completions and Responses): `^[a-zA-Z0-9_-]{1,64}$`. */
+export const OPENAI_NAMES = { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "^[a-zA-Z0-9_-]{1,64}$" } as const;
+/** Anthropic's rule: `^[a-zA-Z0-9_-]{1,64}$`. */
+export const ANTHROPIC_NAMES = { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "^[a-zA-Z0-9_-]{1,64}$" } as const;
+/** Gemini's rule: a letter or `_` first, then letters, digits, `_`, `.`, `:` and `-`; at most 64. */
+export const GEMINI_NAMES = { pattern: /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, text: "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$" } as const;
+
+/**
+ * The function that names each tool for the provider, per the `names` option.
+ * @throws TypeError for a `names` option that is none of the three forms
+ */
+export function providerNamer(registry: ToolLister, names: ToolNamesOption | undefined, rule: NameRule): (name: string) => string {
+  if (names === undefined || names === "strict") {
+    return (name) => {
+      if (!rule.pattern.test(name)) throw new ProviderNameError(name, rule.provider, rule.text);
+      return name;
+    };
+  }
+  const map = names === "map" ? new ToolNameMap(registry) : names;
+  if (!(map instanceof ToolNameMap)) throw new TypeError(`names must be "strict", "map" or a ToolNameMap, got ${describeOption(names)}`);
+  return (name) => map.toProviderName(name);
+}
+
+function describeOption(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : value === null ? "null" : typeof value;
+}

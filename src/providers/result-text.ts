@@ -1,0 +1,45 @@
+import { describeName, describeType } from "../text.js";
+import type { ToolResult } from "../types.js";
+
+/** A tool result as text for the model, and whether it reports a failure. */
+export interface ResultText {
+  text: string;
+  isError: boolean;
+}
+
+/**
+ * The text a provider's tool-result message carries:
+ * - a failure: its `content`, written for the model;
+ * - a string the handler returned: that string;
+ * - `undefined` (the handler returned nothing): empty text;
+ * - anything else: its JSON text.
+ *
+ * A value with no JSON text (a BigInt, a cycle, a function) becomes a failure
+ * that names the tool and the value's type, never the value.
+ */
+export function resultText(result: ToolResult): ResultText {
+  if (result.isError) return { text: result.content, isError: true };
+  const text = valueText(result.value);
+  if (text !== undefined) return { text, isError: false };
+  return { text: notJsonMessage(result.toolName, result.value), isError: true };
+}
+
+/**
+ * The text of a handler's return value: a string as is, `undefined` as empty
+ * text, anything else as JSON. `undefined` when the value has no JSON text.
+ */
+export function valueText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  try {
+    const text: unknown = JSON.stringify(value);
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The model-facing text for a return value that cannot be sent as JSON. */
+export function notJsonMessage(toolName: string, value: unknown): string {
+  return `Tool ${describeName(toolName)} returned a value that cannot be sent as JSON (${describeType(value)}).`;
+}

@@ -1,0 +1,205 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { ToolAbortedError, ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, ToolRegistry, Type } from "../src/index.js";
+import { createMcpServer, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
+import { connectInMemory } from "./fixtures-mcp/connect.js";
+import { rejectionOf, toolCall } from "./fixtures.js";
+
+/** A remote registry served over MCP, the runs of its handlers, and an SDK client connected to it. */
+async function remote(): Promise<{ remoteRegistry: ToolRegistry; client: Client; runs: unknown[] }> {
+  const runs: unknown[] = [];
+  const remoteRegistry = new ToolRegistry();
+  remoteRegistry.register(
+    { name: "create_issue", description: "Open an issue", parameters: Type.Object({ title: Type.String({ minLength: 1 }), labels: Type.Optional(Type.Array(Type.String())) }) },
+    (args) => {
+      runs.push(args);
+      return { number: 7, title: args.title };
+    },
+  );
+  remoteRegistry.register({ name: "echo", description: "Echo", parameters: Type.Object({ text: Type.String() }) }, ({ text }) => {
+    runs.push(text);
+    return text;
+  });
+  remoteRegistry.register({ name: "explode", description: "Fails", parameters: Type.Object({}) }, () => {
+    throw new Error("rate limited, retry in 30 s");
+  });
+  const client = await connectInMemory(createMcpServer(remoteRegistry, { name: "github", version: "1.0.0" }));
+  return { remoteRegistry, client, runs };
+}
+
+describe("registerMcpTools", () => {
+  it("registers the server's tools as proxies whose calls are forwarded and answered", async () => {
+    const { client, runs } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, client);
+
+    expect(registration.names).toEqual(["create_issue", "echo", "explode"]);
+    expect(registry.get("echo")).toEqual({ name: "echo", description: "Echo", parameters: JSON.parse(JSON.stringify(Type.Object({ text: Type.String() }))) });
+    expect(await registry.dispatch(toolCall("create_issue", { title: "Bug" }))).toEqual({ number: 7, title: "Bug" });
+    expect(await registry.dispatch(toolCall("echo", '{"text":"hi"}'))).toBe("hi");
+    expect(runs).toEqual([{ title: "Bug" }, "hi"]);
+  });
+
+  it("checks arguments locally, so invalid ones never reach the server", async () => {
+    const { client, runs } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    const error = await rejectionOf(registry.dispatch(toolCall("create_issue", { title: "", labels: "bug" })));
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect((error as ToolArgumentsValidationError).issues.map((issue) => issue.split(":")[0])).toEqual(["/title", "/labels"]);
+    expect(runs).toEqual([]);
+  });
+
+  it("turns an isError result into a ToolExecutionError carrying the server's text", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    const error = await rejectionOf(registry.dispatch(toolCall("explode", {})));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as ToolExecutionError).cause).toBeInstanceOf(McpToolError);
+    expect((error as Error).message).toBe('Tool "explode" failed: Tool "explode" failed: rate limited, retry in 30 s');
+    const [result] = await registry.dispatchAll([toolCall("explode", {})]);
+    expect(result).toMatchObject({ isError: true, content: expect.stringContaining("rate limited") });
+  });
+
+  it("prefixes registry names and still calls the server by its own names", async () => {
+    const { client, runs } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, client, { prefix: "github." });
+    expect(registration.names).toEqual(["github.create_issue", "github.echo", "github.explode"]);
+    expect(await registry.dispatch(toolCall("github.echo", { text: "via prefix" }))).toBe("via prefix");
+    expect(runs).toEqual(["via prefix"]);
+  });
+
+  it("lists again without duplicate-name errors: new tools added, removed ones dropped, unchanged ones not recompiled", async () => {
+    const { remoteRegistry, client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, client);
+    await registry.dispatch(toolCall("echo", { text: "compile me" }));
+    const compiled = registry.cacheStats().misses;
+    const echoSchema = registry.get("echo")?.parameters;
+
+    remoteRegistry.unregister("explode");
+    remoteRegistry.register({ name: "close_issue", description: "Close", parameters: Type.Object({ number: Type.Integer() }) }, () => "closed");
+    const refreshed = await registration.refresh();
+    await registry.dispatch(toolCall("echo", { text: "again" }));
+
+    expect(refreshed.names).toEqual(["create_issue", "echo", "close_issue"]);
+    expect(registry.list().map((definition) => definition.name)).toEqual(["create_issue", "echo", "close_issue"]);
+    expect(await registry.dispatch(toolCall("close_issue", { number: 7 }))).toBe("closed");
+    expect(registry.cacheStats().misses).toBe(compiled + 1); // close_issue only
+    expect(registry.get("echo")?.parameters).toBe(echoSchema); // an unchanged schema keeps its object
+    await registerMcpTools(registry, client); // listing again by calling it again works too
+    expect(registry.list()).toHaveLength(3);
+  });
+
+  it("keeps two servers' tools apart by prefix, and unregisters one registration only", async () => {
+    const first = await remote();
+    const second = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const a = await registerMcpTools(registry, first.client, { prefix: "a." });
+    await registerMcpTools(registry, second.client, { prefix: "b." });
+    expect(registry.list()).toHaveLength(6);
+    expect(a.unregister()).toBe(3);
+    expect(registry.list().map((definition) => definition.name)).toEqual(["b.create_issue", "b.echo", "b.explode"]);
+  });
+
+  it("refuses a name clash with a tool registered otherwise, and leaves the registry as it was", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    registry.register({ name: "echo", description: "local echo", parameters: Type.Object({}) }, () => "local");
+    const error = await rejectionOf(registerMcpTools(registry, client));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).toolName).toBe("echo");
+    expect(registry.list().map((definition) => definition.description)).toEqual(["local echo"]);
+  });
+
+  it("puts the previous tools back when a new listing cannot be registered", async () => {
+    const { client } = await remote();
+    let listTwice = false;
+    // The same client, whose next listing names one tool twice: registering it fails midway.
+    const flaky = {
+      listTools: async (...args: Parameters<Client["listTools"]>) => {
+        const page = await client.listTools(...args);
+        return listTwice ? { ...page, tools: [...page.tools, page.tools[0]!] } : page;
+      },
+      callTool: client.callTool.bind(client),
+    };
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, flaky);
+    const before = registry.list();
+    listTwice = true;
+    expect(await rejectionOf(registration.refresh())).toBeInstanceOf(ToolDefinitionError);
+    expect(registry.list()).toEqual(before);
+    expect(registry.list().every((definition, index) => definition === before[index])).toBe(true);
+    expect(await registry.dispatch(toolCall("echo", { text: "still here" }))).toBe("still here");
+  });
+
+  it("aborts the forwarded request when the dispatch is aborted", async () => {
+    const remoteRegistry = new ToolRegistry();
+    let serverSawAbort = false;
+    remoteRegistry.register({ name: "slow", description: "", parameters: Type.Object({}) }, (_args, { signal }) => {
+      return new Promise((_resolve, reject) => signal.addEventListener("abort", () => ((serverSawAbort = true), reject(new Error("aborted")))));
+    });
+    const client = await connectInMemory(createMcpServer(remoteRegistry, { name: "s", version: "1" }));
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    const controller = new AbortController();
+    const dispatched = registry.dispatch(toolCall("slow", {}), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(await rejectionOf(dispatched)).toBeInstanceOf(ToolAbortedError);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(serverSawAbort).toBe(true);
+  });
+
+  it("refuses a prefix that is not a string", async () => {
+    const { client } = await remote();
+    await expect(registerMcpTools(new ToolRegistry(), client, { prefix: 1 as never })).rejects.toThrow(TypeError);
+  });
+});
+
+/** A low-level SDK server that pages its tools, `pageSize` per page, with cursors from `cursorOf`. */
+async function pagedServer(tools: Tool[], pageSize: number, cursorOf: (page: number) => string): Promise<Client> {
+  const server = new Server({ name: "paged", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const page = request.params?.cursor === undefined ? 0 : Number(request.params.cursor.split("-")[1]);
+    const next = page + 1;
+    const more = next * pageSize < tools.length;
+    return { tools: tools.slice(page * pageSize, next * pageSize), ...(more ? { nextCursor: cursorOf(next) } : {}) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({
+    content: [
+      { type: "text", text: `called ${request.params.name}` },
+      { type: "image", data: "aGk=", mimeType: "image/png" },
+    ],
+  }));
+  return connectInMemory(server);
+}
+
+describe("registerMcpTools with a paginating server", () => {
+  const tools: Tool[] = Array.from({ length: 5 }, (_, index) => ({ name: `tool_${index}`, inputSchema: { type: "object", properties: { n: { type: "number" } } } }));
+
+  it("follows nextCursor to the last page", async () => {
+    const client = await pagedServer(tools, 2, (page) => `page-${page}`);
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    expect((await registerMcpTools(registry, client)).names).toEqual(["tool_0", "tool_1", "tool_2", "tool_3", "tool_4"]);
+    expect(registry.get("tool_3")?.description).toBe("");
+  });
+
+  it("returns mixed content as it arrived", async () => {
+    const client = await pagedServer(tools, 5, (page) => `page-${page}`);
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    expect(await registry.dispatch(toolCall("tool_0", { n: 1 }))).toEqual([
+      { type: "text", text: "called tool_0" },
+      { type: "image", data: "aGk=", mimeType: "image/png" },
+    ]);
+  });
+
+  it("stops with McpProtocolError when the server repeats a cursor", async () => {
+    const client = await pagedServer(tools, 1, () => "page-1");
+    expect(await rejectionOf(registerMcpTools(new ToolRegistry({ cacheKey: "content" }), client))).toBeInstanceOf(McpProtocolError);
+  });
+});

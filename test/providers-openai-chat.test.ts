@@ -1,0 +1,310 @@
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolResult } from "../src/index.js";
+import {
+  fromOpenAIChat,
+  ProviderFormatError,
+  ProviderNameError,
+  toOpenAIChatToolMessage,
+  toOpenAIChatTools,
+  ToolNameMap,
+  type ProviderToolCall,
+} from "../src/providers/index.js";
+import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures-providers/replay-server.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
+import { rejectionOf, thrownBy } from "./fixtures.js";
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function client(origin: string): OpenAI {
+  return new OpenAI({ apiKey: "test-key", baseURL: `${origin}/v1`, maxRetries: 0 });
+}
+
+// The model's turn: two good calls (one to the mapped name uber_ride), arguments that are cut-off JSON, and a wrong type.
+const TOOL_CALLS = [
+  { id: "call_1", name: "get_weather", arguments: '{"city":"Paris","unit":"celsius"}' },
+  { id: "call_2", name: "uber_ride", arguments: '{"loc":"Berkeley","type":"plus","time":10}' },
+  { id: "call_3", name: "get_weather", arguments: '{"city":"Ro' },
+  { id: "call_4", name: "get_weather", arguments: '{"city":42}' },
+];
+
+/** A documented `chat.completion` object whose assistant message calls tools. */
+function completionWithToolCalls(): unknown {
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: "gpt-4.1-2025-04-14",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          annotations: [],
+          tool_calls: TOOL_CALLS.map(({ id, name, arguments: args }) => ({ id, type: "function", function: { name, arguments: args } })),
+        },
+        logprobs: null,
+        finish_reason: "tool_calls",
+      },
+    ],
+    usage: { prompt_tokens: 80, completion_tokens: 40, total_tokens: 120 },
+  };
+}
+
+function finalCompletion(text: string): unknown {
+  return {
+    id: "chatcmpl-2",
+    object: "chat.completion",
+    created: 1_700_000_001,
+    model: "gpt-4.1-2025-04-14",
+    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: { prompt_tokens: 200, completion_tokens: 5, total_tokens: 205 },
+  };
+}
+
+/** The documented stream of `chat.completion.chunk`s for the same tool calls, arguments split into pieces. */
+function chunksWithToolCalls(): Array<{ data: unknown }> {
+  const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+    data: { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1_700_000_000, model: "gpt-4.1-2025-04-14", choices: [{ index: 0, delta, logprobs: null, finish_reason }] },
+  });
+  const events = [chunk({ role: "assistant", content: null, refusal: null })];
+  TOOL_CALLS.forEach(({ id, name, arguments: args }, index) => {
+    events.push(chunk({ tool_calls: [{ index, id, type: "function", function: { name, arguments: "" } }] }));
+    for (let start = 0; start < args.length; start += 7) events.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(start, start + 7) } }] }));
+  });
+  events.push(chunk({}, "tool_calls"));
+  return [...events, { data: "[DONE]" }];
+}
+
+/** The server's check of the second request: one tool message per call, in order, with the expected content. */
+function checkToolMessages(request: RecordedRequest): void {
+  const messages = (request.body as { messages: Array<Record<string, unknown>> }).messages;
+  const toolMessages = messages.filter((message) => message.role === "tool");
+  demand(toolMessages.length === 4, `expected 4 tool messages, got ${toolMessages.length}`);
+  demand(
+    toolMessages.every((message, index) => message.tool_call_id === `call_${index + 1}` && typeof message.content === "string"),
+    "each tool message must answer its call, in order, with text content",
+  );
+  const [weather, ride, cutOff, wrongType] = toolMessages.map((message) => message.content as string);
+  demand(weather === JSON.stringify({ city: "Paris", temperature: 21, unit: "celsius" }), "weather result must be the value's JSON");
+  demand(ride === "Booked a plus ride from Berkeley in 10 minutes", "a string result must be sent as is");
+  demand(cutOff!.includes('Invalid arguments for tool "get_weather"') && cutOff!.includes("/: arguments must be valid JSON"), "cut-off JSON must be reported");
+  demand(wrongType!.includes("/city: must be string") && !wrongType!.includes("42"), "a wrong type must be reported without the value");
+  const assistant = messages.find((message) => message.role === "assistant") as { tool_calls?: unknown[] } | undefined;
+  demand(assistant?.tool_calls?.length === 4, "the assistant message with its tool calls must be sent back");
+}
+
+function checkToolsSent(request: RecordedRequest): void {
+  const tools = (request.body as { tools: Array<{ type: string; function: { name: string; parameters: { type: string } } }> }).tools;
+  demand(tools.map((tool) => tool.function.name).join() === "get_weather,uber_ride", "tools must be sent with OpenAI-safe names");
+  demand(tools.every((tool) => tool.type === "function" && tool.function.parameters.type === "object"), "tools must be function tools with object schemas");
+}
+
+describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
+  it("runs a non-streaming turn's tool calls and sends every result back as a tool message", async () => {
+    server = await startReplayServer([
+      (request) => (checkToolsSent(request), { json: completionWithToolCalls() }),
+      (request) => (checkToolMessages(request), { json: finalCompletion("Paris is at 21 °C and your ride is booked.") }),
+    ]);
+    const log: CallLog = [];
+    const registry = weatherAndRideRegistry(log);
+    const names = new ToolNameMap(registry);
+    const tools = toOpenAIChatTools(registry, { names });
+    const openai = client(server.origin);
+    const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
+
+    const first = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+    const message = first.choices[0]!.message;
+    const calls = (message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { names }));
+    const results = await registry.dispatchAll(calls);
+    messages.push(message, ...results.map(toOpenAIChatToolMessage));
+    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+
+    expect(second.choices[0]?.message.content).toBe("Paris is at 21 °C and your ride is booked.");
+    expect(log).toEqual([
+      { tool: "get_weather", args: { city: "Paris", unit: "celsius" } },
+      { tool: "uber.ride", args: { loc: "Berkeley", type: "plus", time: 10 } },
+    ]);
+    expect(results.map((result) => result.isError)).toEqual([false, false, true, true]);
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
+  });
+
+  it("runs the tool calls the SDK accumulates from a streamed response", async () => {
+    server = await startReplayServer([
+      (request) => (checkToolsSent(request), { events: chunksWithToolCalls() }),
+      (request) => (checkToolMessages(request), { json: finalCompletion("Done.") }),
+    ]);
+    const log: CallLog = [];
+    const registry = weatherAndRideRegistry(log);
+    const names = new ToolNameMap(registry);
+    const tools = toOpenAIChatTools(registry, { names });
+    const openai = client(server.origin);
+    const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
+
+    const stream = openai.chat.completions.stream({ model: "gpt-4.1", messages, tools });
+    const message = (await stream.finalChatCompletion()).choices[0]!.message;
+    const results = await registry.dispatchAll((message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { names })));
+    messages.push(message, ...results.map(toOpenAIChatToolMessage));
+    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+
+    expect(second.choices[0]?.message.content).toBe("Done.");
+    expect(log.map((entry) => entry.tool)).toEqual(["get_weather", "uber.ride"]);
+  });
+
+  it("sends strict tools and drops the nulls strict mode makes the model send for optional properties", async () => {
+    server = await startReplayServer([
+      (request) => {
+        const [weather] = (request.body as { tools: Array<{ function: { strict?: boolean; parameters: Record<string, unknown> } }> }).tools;
+        demand(weather?.function.strict === true, "strict tools must say strict: true");
+        demand(JSON.stringify(weather.function.parameters.required) === '["city","unit"]', "strict mode must require every property");
+        demand(weather.function.parameters.additionalProperties === false, "strict mode must forbid additional properties");
+        return {
+          json: {
+            ...(completionWithToolCalls() as object),
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: "assistant",
+                  content: null,
+                  refusal: null,
+                  tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo","unit":null}' } }],
+                },
+                logprobs: null,
+                finish_reason: "tool_calls",
+              },
+            ],
+          },
+        };
+      },
+    ]);
+    const log: CallLog = [];
+    const registry = weatherAndRideRegistry(log);
+    registry.unregister("uber.ride");
+    const openai = client(server.origin);
+
+    const completion = await openai.chat.completions.create({
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: "Weather in Oslo" }],
+      tools: toOpenAIChatTools(registry, { strict: true }),
+    });
+    const calls = (completion.choices[0]!.message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { nullsAsOmitted: registry }));
+    const [result] = await registry.dispatchAll(calls);
+
+    expect(result).toMatchObject({ isError: false, value: { city: "Oslo", unit: "celsius" } });
+    expect(log).toEqual([{ tool: "get_weather", args: { city: "Oslo" } }]);
+  });
+});
+
+describe("fromOpenAIChat", () => {
+  const toolCall = (args: string) => ({ id: "call_9", type: "function", function: { name: "get_weather", arguments: args } });
+
+  it("parses arguments text that is a JSON object into a ToolCallContent", () => {
+    expect(fromOpenAIChat(toolCall('{"city":"Paris"}'))).toEqual({ type: "tool_call", id: "call_9", name: "get_weather", arguments: { city: "Paris" } });
+  });
+
+  it("keeps arguments text that is not JSON, so dispatch reports it as invalid JSON", async () => {
+    const call = fromOpenAIChat(toolCall('{"city": "Par'));
+    expect(call.arguments).toBe('{"city": "Par');
+    const error = await rejectionOf(weatherAndRideRegistry().dispatch(call));
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be valid JSON"]);
+  });
+
+  it("keeps JSON text that is not an object, so dispatch reports that arguments must be an object", async () => {
+    for (const text of ["[]", "null", '"Paris"', "42"]) {
+      const error = await rejectionOf(weatherAndRideRegistry().dispatch(fromOpenAIChat(toolCall(text))));
+      expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be a plain object"]);
+    }
+  });
+
+  it("refuses a custom tool call, a missing id and a non-string arguments with a ProviderFormatError", () => {
+    const custom = { id: "call_1", type: "custom", custom: { name: "grammar", input: "free text" } };
+    expect(thrownBy(() => fromOpenAIChat(custom))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => fromOpenAIChat({ type: "function", function: { name: "x", arguments: "{}" } } as never))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => fromOpenAIChat({ id: "1", type: "function", function: { name: "x", arguments: { a: 1 } } } as never))).toBeInstanceOf(ProviderFormatError);
+  });
+
+  it("throws only typed errors for objects that are not tool calls at all", () => {
+    const throwing = { id: "1", type: "function", get function(): never { throw new Error("boom"); } };
+    for (const bad of [null, undefined, "call", 42, [], throwing]) {
+      const error = thrownBy(() => fromOpenAIChat(bad as never));
+      expect(error).toBeInstanceOf(ProviderFormatError);
+      expect((error as Error).message).not.toContain("boom");
+    }
+  });
+
+  it("maps a provider name back to the registry name with the ToolNameMap the tools were sent with", () => {
+    const names = new ToolNameMap(["uber.ride"]);
+    const call = fromOpenAIChat({ id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } }, { names });
+    expect(call.name).toBe("uber.ride");
+  });
+
+  it("accepts the SDK's tool call types and returns what dispatch accepts", () => {
+    expectTypeOf<ChatCompletionMessageToolCall>().toMatchTypeOf<Parameters<typeof fromOpenAIChat>[0]>();
+    const registry = new ToolRegistry();
+    const dispatch = (toolCall: ChatCompletionMessageToolCall) => registry.dispatch(fromOpenAIChat(toolCall));
+    expectTypeOf(dispatch).returns.toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(fromOpenAIChat(toolCall("{}"))).toEqualTypeOf<ProviderToolCall>();
+  });
+});
+
+describe("toOpenAIChatTools", () => {
+  it("describes each tool as a function tool with its schema as plain JSON", () => {
+    const registry = new ToolRegistry().register(
+      { name: "read", description: "Read a file", parameters: Type.Object({ path: Type.String() }) },
+      () => "",
+    );
+    const tools = toOpenAIChatTools(registry);
+    expect(tools).toEqual([
+      {
+        type: "function",
+        function: { name: "read", description: "Read a file", parameters: { type: "object", required: ["path"], properties: { path: { type: "string" } } } },
+      },
+    ]);
+    expect(Object.getOwnPropertySymbols(tools[0]!.function.parameters)).toEqual([]);
+    expectTypeOf(tools).toMatchTypeOf<ChatCompletionTool[]>();
+  });
+
+  it("refuses a name OpenAI rejects with a ProviderNameError naming the tool, unless names are mapped", () => {
+    const registry = weatherAndRideRegistry();
+    const error = thrownBy(() => toOpenAIChatTools(registry));
+    expect(error).toBeInstanceOf(ProviderNameError);
+    expect((error as ProviderNameError).toolName).toBe("uber.ride");
+    expect((error as Error).message).toContain('"uber.ride"');
+    expect(toOpenAIChatTools(registry, { names: "map" }).map((tool) => tool.function.name)).toEqual(["get_weather", "uber_ride"]);
+  });
+
+  it("refuses a names option that is none of its forms", () => {
+    expect(thrownBy(() => toOpenAIChatTools(weatherAndRideRegistry(), { names: "loose" as never }))).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("toOpenAIChatToolMessage", () => {
+  const success = (value: unknown): ToolResult => ({ toolCallId: "call_1", toolName: "t", isError: false, value });
+
+  it("sends a string as is, any other value as JSON, and nothing as empty text", () => {
+    expect(toOpenAIChatToolMessage(success("hi"))).toEqual({ role: "tool", tool_call_id: "call_1", content: "hi" });
+    expect(toOpenAIChatToolMessage(success({ a: [1] })).content).toBe('{"a":[1]}');
+    expect(toOpenAIChatToolMessage(success(undefined)).content).toBe("");
+  });
+
+  it("sends a failure's text for the model", () => {
+    const failure: ToolResult = { toolCallId: "call_2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
+    expect(toOpenAIChatToolMessage(failure)).toEqual({ role: "tool", tool_call_id: "call_2", content: 'Tool "t" failed: x' });
+  });
+
+  it("reports a value with no JSON text by its type, never its contents", () => {
+    const content = toOpenAIChatToolMessage(success({ secret: 10n })).content;
+    expect(content).toBe('Tool "t" returned a value that cannot be sent as JSON (object).');
+    expect(toOpenAIChatToolMessage(success(() => "secret")).content).toBe('Tool "t" returned a value that cannot be sent as JSON (function).');
+    expectTypeOf(toOpenAIChatToolMessage(success(1))).toMatchTypeOf<ChatCompletionToolMessageParam>();
+  });
+});
