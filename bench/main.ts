@@ -1,0 +1,44 @@
+import { runCacheKeyComparison } from "./cache-key.js";
+import { runCacheSweep } from "./cache-sweep.js";
+import { runColdStart } from "./cold-start.js";
+import { describeMachine } from "./machine.js";
+import { runMemory } from "./memory.js";
+import { runPerCall } from "./per-call.js";
+import { buildPopulation } from "./population.js";
+import { printCacheKey, printCacheSweep, printColdStart, printMachine, printMemory, printPerCall, printSummary, writeResults } from "./report.js";
+import { parseSettings } from "./settings.js";
+
+// Run by `npm run bench [-- --quick] [-- --corpus <dir>]`, under node --expose-gc.
+const started = performance.now();
+const sectionSeconds: Record<string, number> = {};
+
+/** Runs one section and records how long it took. */
+async function section<T>(name: string, run: () => T | Promise<T>): Promise<T> {
+  const sectionStarted = performance.now();
+  const result = await run();
+  sectionSeconds[name] = (performance.now() - sectionStarted) / 1e3;
+  return result;
+}
+
+const settings = parseSettings(process.argv.slice(2));
+const machine = describeMachine();
+printMachine(machine, settings);
+
+const perCall = await section("per-call", () => runPerCall(settings.perCall));
+printPerCall(perCall, settings);
+
+const coldStart = await section("cold start", () => runColdStart(settings.coldStartSizes, settings.coldStartRepeats));
+printColdStart(coldStart);
+
+const population = buildPopulation(settings.corpusDirectory, settings.populationSize);
+const cacheSweep = await section("cache sweep", () => runCacheSweep(population, settings.cacheSizes, settings.sweepCalls));
+printCacheSweep(cacheSweep);
+const cacheKey = await section("cache key", () => runCacheKeyComparison(population, settings.cacheKeyCalls));
+printCacheKey(cacheKey);
+
+const memory = await section("memory", () => runMemory(settings.memorySchemas, settings.churnSchemas, settings.churnCacheSize, settings.churnCheckpoints));
+printMemory(memory);
+
+const durationSeconds = (performance.now() - started) / 1e3;
+const files = writeResults({ machine, settings, perCall, coldStart, cacheSweep, cacheKey, memory, sectionSeconds, durationSeconds });
+printSummary(perCall.goals, sectionSeconds, durationSeconds, files);

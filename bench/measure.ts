@@ -1,0 +1,108 @@
+/** One thing to time: `run(n)` performs the operation `n` times in its own loop. */
+export interface BenchCase {
+  /** Stable key, used in results.json and in ratios. */
+  readonly id: string;
+  /** What the tables show. */
+  readonly label: string;
+  run(iterations: number): Promise<void>;
+}
+
+/** How long and how often the cases of one group are timed. */
+export interface MeasureSettings {
+  /** Rounds; each round times every case once, in a rotating order. */
+  readonly rounds: number;
+  /** The target duration of one case's batch, in milliseconds. */
+  readonly batchMs: number;
+  /** Warm-up time per case before the first round, in milliseconds. */
+  readonly warmupMs: number;
+}
+
+/** A case's cost over all rounds. */
+export interface CaseTiming {
+  readonly id: string;
+  readonly label: string;
+  /** Median over rounds of the batch's ns per operation. */
+  readonly medianNs: number;
+  /** Half the interquartile range of the rounds, relative to the median. */
+  readonly spread: number;
+  /** Operations per batch, calibrated during warm-up. */
+  readonly iterations: number;
+}
+
+/**
+ * Times `cases` in the same run, interleaved: after a warm-up (which also
+ * calibrates each case's batch to about `batchMs`), every round runs each
+ * case's batch once, starting at a different case each round, so drift in
+ * the machine (frequency, GC, other load) falls on all cases alike.
+ */
+export async function measureInterleaved(cases: readonly BenchCase[], settings: MeasureSettings): Promise<CaseTiming[]> {
+  const iterations: number[] = [];
+  for (const benchCase of cases) {
+    const nsPerOperation = await warmUp(benchCase, settings.warmupMs);
+    iterations.push(Math.max(1, Math.round((settings.batchMs * 1e6) / nsPerOperation)));
+  }
+  const samples = cases.map((): number[] => []);
+  for (let round = 0; round < settings.rounds; round++) {
+    collectGarbage();
+    for (let offset = 0; offset < cases.length; offset++) {
+      const index = (round + offset) % cases.length;
+      samples[index]!.push(await timeBatch(cases[index]!, iterations[index]!));
+    }
+  }
+  return cases.map(({ id, label }, index) => {
+    const sorted = [...samples[index]!].sort((a, b) => a - b);
+    const medianNs = quantile(sorted, 0.5);
+    return { id, label, medianNs, spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / 2 / medianNs, iterations: iterations[index]! };
+  });
+}
+
+/** Runs a case in growing batches for about `warmupMs`; returns the last batch's ns per operation. */
+async function warmUp(benchCase: BenchCase, warmupMs: number): Promise<number> {
+  const deadline = performance.now() + warmupMs;
+  let batch = 1;
+  let nsPerOperation = await timeBatch(benchCase, batch);
+  while (performance.now() < deadline) {
+    nsPerOperation = await timeBatch(benchCase, batch);
+    if (nsPerOperation * batch < (warmupMs * 1e6) / 10) batch *= 2;
+  }
+  return nsPerOperation;
+}
+
+async function timeBatch(benchCase: BenchCase, iterations: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  await benchCase.run(iterations);
+  return Number(process.hrtime.bigint() - started) / iterations;
+}
+
+/** The `q` quantile (0..1) of ascending `sorted` values, interpolated. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+}
+
+/** The median of `values` (in any order). */
+export function median(values: readonly number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+/** Milliseconds that `work` takes. */
+export async function timeMs(work: () => unknown): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** A full, synchronous garbage collection (node runs with --expose-gc). */
+function collectGarbage(): void {
+  if (globalThis.gc === undefined) throw new Error("run node with --expose-gc");
+  globalThis.gc();
+}
+
+/** Heap in use after a full garbage collection, in bytes. */
+export function heapUsedAfterGc(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}

@@ -1,0 +1,147 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import type { CacheKeyResult } from "./cache-key.js";
+import type { CacheSweepResult } from "./cache-sweep.js";
+import { renderChart } from "./chart.js";
+import type { ColdStartRow } from "./cold-start.js";
+import { formatBytes, formatCacheSize, formatCount, formatNs, formatPercent, formatRatio, printTable } from "./format.js";
+import type { Goal } from "./goals.js";
+import type { MachineInfo } from "./machine.js";
+import type { MemoryResult } from "./memory.js";
+import { repositoryPath } from "./paths.js";
+import type { PerCallResult } from "./per-call.js";
+import type { BenchSettings } from "./settings.js";
+
+/** Everything one run measured, as results.json holds it. */
+export interface BenchResults {
+  readonly machine: MachineInfo;
+  readonly settings: BenchSettings;
+  readonly perCall: PerCallResult;
+  readonly coldStart: readonly ColdStartRow[];
+  readonly cacheSweep: CacheSweepResult;
+  readonly cacheKey: CacheKeyResult;
+  readonly memory: MemoryResult;
+  /** Wall time of each section, in seconds. */
+  readonly sectionSeconds: Readonly<Record<string, number>>;
+  readonly durationSeconds: number;
+}
+
+/** Prints the run's header: the kind of run, the machine, Node and the measured libraries. */
+export function printMachine(machine: MachineInfo, settings: BenchSettings): void {
+  console.log(`typebox-tool-registry benchmark (${settings.quick ? "quick smoke run: numbers are not meaningful" : "full run"})`);
+  console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${formatBytes(machine.totalMemoryBytes)} RAM, ${machine.platform}`);
+  console.log(`Node ${machine.node} (V8 ${machine.v8})`);
+  console.log(`Libraries: ${Object.entries(machine.libraries).map(([name, version]) => `${name} ${version}`).join(", ")}`);
+}
+
+/** Prints one table per per-call group, then the goals. */
+export function printPerCall(result: PerCallResult, settings: BenchSettings): void {
+  const { rounds, batchMs } = settings.perCall;
+  section(`1. Per-call cost (median of ${rounds} interleaved rounds of ~${batchMs} ms batches per case; handler () => 1)`);
+  console.log("  ± is half the interquartile range of the rounds; the ratio is to the group's first row.");
+  console.log("  With JSON text, the cases after the reference JSON.parse the text, then take their object path.");
+  for (const group of result.groups) {
+    console.log(`\n  ${group.title}`);
+    const first = group.timings[0]!.medianNs;
+    printTable(
+      ["case", "per call", "±", "ratio"],
+      group.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / first)]),
+    );
+  }
+  console.log("\n  Goals");
+  printGoals(result.goals);
+}
+
+/** Prints registration, compileAll and first-call costs. */
+export function printColdStart(rows: readonly ColdStartRow[]): void {
+  section("2. Cold start (generated tools; schema objects new to the library, none compiled before)");
+  printTable(
+    ["tools", "register all", "per tool", "compileAll", "per schema", "1st call mean", "1st call p95", "of which compile", "2nd call median"],
+    rows.map((row) => [
+      String(row.tools),
+      formatNs(row.registerMs * 1e6),
+      formatNs((row.registerMs * 1e6) / row.tools),
+      formatNs(row.compileAllMs * 1e6),
+      formatNs((row.compileAllMs * 1e6) / row.tools),
+      formatNs(row.firstCallMeanUs * 1e3),
+      formatNs(row.firstCallP95Us * 1e3),
+      formatNs(row.compileMeanUs * 1e3),
+      formatNs(row.secondCallMedianUs * 1e3),
+    ]),
+  );
+}
+
+/** Prints the cache-size sweep. */
+export function printCacheSweep(result: CacheSweepResult): void {
+  section(`3. Cache sweep: ${result.source}, ${formatCount(result.calls)} calls, Zipf s=${result.zipfExponent}, each cache size starts cold`);
+  printTable(
+    ["cache size", "hit rate", "misses", "evictions", "compile time", "calls/s", "heap held", "args refused"],
+    result.rows.map((row) => [
+      formatCacheSize(row.cacheSize),
+      formatPercent(row.hitRate),
+      formatCount(row.misses),
+      formatCount(row.evictions),
+      formatNs(row.compileMs * 1e6),
+      formatCount(row.callsPerSecond),
+      formatBytes(row.heapBytes),
+      formatCount(row.rejected),
+    ]),
+  );
+}
+
+/** Prints the identity-vs-content key comparison. */
+export function printCacheKey(result: CacheKeyResult): void {
+  section(`3b. Cache key: ValidatorCache(${result.cacheSize}) over ${formatCount(result.calls)} Zipf calls, get(name, schema).Check(args)`);
+  printTable(
+    ["schemas and key", "compiles (misses)", "hit rate", "per call"],
+    result.rows.map((row) => [row.label, formatCount(row.misses), formatPercent(row.hitRate), formatNs(row.microsecondsPerCall * 1e3)]),
+  );
+}
+
+/** Prints heap per validator and the churn checkpoints. */
+export function printMemory(result: MemoryResult): void {
+  section("4. Memory (heapUsed after a full GC)");
+  const { perValidator, churn } = result;
+  console.log(`  Heap per cached validator (${formatCount(perValidator.schemas)} distinct schemas in an unbounded cache, each compiled and run once):`);
+  console.log(`    heap growth / schemas: ${formatBytes(perValidator.growthBytes)}; freed when the cache is dropped: ${formatBytes(perValidator.heldBytes)}`);
+  console.log(`\n  Churn: ${formatCount(churn.schemas)} distinct schemas streamed through each cache (heap growth since the start)`);
+  printTable(
+    ["schemas seen", `cacheSize ${churn.cacheSize}`, "unbounded"],
+    churn.checkpoints.map((checkpoint) => [formatCount(checkpoint.schemasSeen), formatBytes(checkpoint.boundedBytes), formatBytes(checkpoint.unboundedBytes)]),
+  );
+  console.log(`  Of that, held by the cache itself (freed when it is dropped): ${formatBytes(churn.boundedHeldBytes)} bounded, ${formatBytes(churn.unboundedHeldBytes)} unbounded`);
+}
+
+/** Prints the goals again, with the run's timing, at the end of the run. */
+export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Record<string, number>>, durationSeconds: number, files: readonly string[]): void {
+  section(`Summary: ${goals.filter((goal) => goal.pass).length} of ${goals.length} goals passed`);
+  printGoals(goals);
+  const sections = Object.entries(sectionSeconds).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
+  console.log(`\n  Run took ${durationSeconds.toFixed(1)} s (${sections.join(", ")})`);
+  console.log(`\n  Wrote ${files.join(" and ")}`);
+}
+
+/**
+ * Writes bench/results/results.json and bench/results/chart.svg (with a
+ * `-quick` suffix for a quick run, so a smoke run never overwrites a real one).
+ * @returns the paths written, relative to the repository root
+ */
+export function writeResults(results: BenchResults): string[] {
+  const suffix = results.settings.quick ? "-quick" : "";
+  const files = [`bench/results/results${suffix}.json`, `bench/results/chart${suffix}.svg`] as const;
+  mkdirSync(repositoryPath("bench/results"), { recursive: true });
+  const json = JSON.stringify(results, (_key, value: unknown) => (value === Infinity ? "Infinity" : value), 2);
+  writeFileSync(repositoryPath(files[0]), `${json}\n`);
+  writeFileSync(repositoryPath(files[1]), renderChart(results));
+  return [...files];
+}
+
+function printGoals(goals: readonly Goal[]): void {
+  printTable(
+    ["goal", "measured", "target", "result"],
+    goals.map((goal) => [goal.name, formatRatio(goal.value), `${goal.comparison === "<=" ? "≤" : "≥"} ${formatRatio(goal.target)}`, goal.pass ? "PASS" : "FAIL"]),
+  );
+}
+
+function section(title: string): void {
+  console.log(`\n== ${title} ==`);
+}

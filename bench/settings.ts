@@ -1,0 +1,74 @@
+import type { MeasureSettings } from "./measure.js";
+
+/** What a run measures and how long it takes; `--quick` shrinks everything to a smoke run. */
+export interface BenchSettings {
+  readonly quick: boolean;
+  /** A BFCL directory whose tools replace the generated population (`--corpus <dir>`). */
+  readonly corpusDirectory: string | undefined;
+  readonly perCall: MeasureSettings;
+  /** Tool counts of the cold-start section. */
+  readonly coldStartSizes: readonly number[];
+  /** Repeats of each cold-start timing; the median is reported. */
+  readonly coldStartRepeats: number;
+  /** Size of the generated tool population of the cache sweep. */
+  readonly populationSize: number;
+  /** Calls per cache size in the sweep. */
+  readonly sweepCalls: number;
+  readonly cacheSizes: readonly number[];
+  /** Calls per row of the identity-vs-content key comparison. */
+  readonly cacheKeyCalls: number;
+  /** Distinct schemas compiled to measure heap per validator. */
+  readonly memorySchemas: number;
+  /** Distinct schemas cycled through the caches of the churn measurement. */
+  readonly churnSchemas: number;
+  readonly churnCacheSize: number;
+  /** Heap samples taken during churn. */
+  readonly churnCheckpoints: number;
+}
+
+const FULL: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
+  perCall: { rounds: 28, batchMs: 20, warmupMs: 200 },
+  coldStartSizes: [100, 1000],
+  coldStartRepeats: 15,
+  populationSize: 2000,
+  sweepCalls: 100_000,
+  cacheSizes: [16, 64, 256, 1024, Infinity],
+  cacheKeyCalls: 10_000,
+  memorySchemas: 1000,
+  churnSchemas: 10_000,
+  churnCacheSize: 256,
+  churnCheckpoints: 5,
+};
+
+const QUICK: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
+  perCall: { rounds: 3, batchMs: 2, warmupMs: 10 },
+  coldStartSizes: [100],
+  coldStartRepeats: 3,
+  populationSize: 200,
+  sweepCalls: 1000,
+  cacheSizes: [16, 64, Infinity],
+  cacheKeyCalls: 200,
+  memorySchemas: 100,
+  churnSchemas: 600,
+  churnCacheSize: 256,
+  churnCheckpoints: 2,
+};
+
+const USAGE = "usage: npm run bench -- [--quick] [--corpus <BFCL directory>]";
+
+/**
+ * Reads the command line: `--quick` for a smoke run of a few seconds,
+ * `--corpus <dir>` to sweep the caches over BFCL's tools instead of generated ones.
+ * @throws Error with the usage for an unknown flag or a missing directory
+ */
+export function parseSettings(argv: readonly string[]): BenchSettings {
+  let quick = false;
+  let corpusDirectory: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
+    if (flag === "--quick") quick = true;
+    else if (flag === "--corpus" && argv[index + 1] !== undefined) corpusDirectory = argv[++index];
+    else throw new Error(`unexpected argument ${JSON.stringify(flag)}\n${USAGE}`);
+  }
+  return { quick, corpusDirectory, ...(quick ? QUICK : FULL) };
+}
