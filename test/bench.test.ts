@@ -1,0 +1,21 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// A smoke run of the benchmark code (`--quick`): it must run and report, not meet any speed goal.
+const root = resolve(import.meta.dirname, "..");
+
+describe("npm run bench -- --quick", () => {
+  it("runs every section, prints the goals and the cache figures, and writes its results", () => {
+    execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
+    const output = execFileSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick"], { cwd: root, encoding: "utf8" });
+    for (const heading of ["Per-call cost", "Cold start", "Cache sweep", "Cache key", "Memory", "Goals"]) expect(output).toContain(heading);
+    expect(output).toMatch(/hit rate/);
+    expect(output).toContain("Node v");
+    const resultsFile = join(root, "bench", "results", "results-quick.json");
+    expect(existsSync(resultsFile)).toBe(true);
+    const results = JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, unknown>;
+    expect(Object.keys(results)).toEqual(expect.arrayContaining(["machine"]));
+  }, 120_000);
+});
