@@ -143,7 +143,7 @@ export class ValidatorCache {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
       const compiled: CompiledValidator = precompiled ?? Compile(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
-      const validator = new ExplainingValidator(compiled, new ErrorExplainer(schema));
+      const validator = withExplainedErrors(compiled, new ErrorExplainer(schema));
       return namesInheritedProperties(schema) ? new OwnPropertiesValidator(validator) : validator;
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
@@ -155,24 +155,14 @@ export class ValidatorCache {
   }
 }
 
-/** A compiled check whose `Errors` come from an {@link ErrorExplainer}: the failure path stays cheap. */
-class ExplainingValidator implements CompiledValidator {
-  constructor(
-    readonly inner: CompiledValidator,
-    readonly explainer: ErrorExplainer,
-  ) {}
-
-  Check(value: unknown): boolean {
-    return this.inner.Check(value);
-  }
-
-  Errors(value: unknown): TLocalizedValidationError[] {
-    return this.explainer.explain(value, MAX_ISSUES);
-  }
-
-  IsAccelerated(): boolean {
-    return this.inner.IsAccelerated();
-  }
+/**
+ * The validator itself, its `Errors` replaced by an {@link ErrorExplainer}'s so
+ * that the failure path stays cheap. `Check` stays the validator's own method:
+ * no wrapper sits on the hot path.
+ */
+function withExplainedErrors(validator: CompiledValidator, explainer: ErrorExplainer): CompiledValidator {
+  Object.defineProperty(validator, "Errors", { value: (value: unknown) => explainer.explain(value, MAX_ISSUES) });
+  return validator;
 }
 
 /**
