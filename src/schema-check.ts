@@ -23,33 +23,48 @@ function metaValidator(uri: string): Validator {
  * Problems that would make a tool's schema validate wrongly, each as
  * `<JSON Pointer into the schema>: <problem>`; empty when the schema is sound.
  *
- * A schema is checked against the meta-schema it declares (`$schema` of
- * draft-07, otherwise 2020-12, TypeBox's own), so that `{ type: "nonsense" }`
+ * A schema is checked against the meta-schema it declares (`$schema`), or
+ * else against 2020-12 and draft-07, so that `{ type: "nonsense" }`
  * (which TypeBox would compile into a validator that accepts everything) is
  * caught; and every `$ref` must resolve inside the schema, since an
  * unresolvable one compiles into a validator that rejects everything.
  */
 export function findSchemaProblems(schema: object): string[] {
-  const declared = (schema as { $schema?: unknown }).$schema;
-  const uri = typeof declared === "string" && declared.replace(/#?$/, "#") === DRAFT_07 ? DRAFT_07 : DRAFT_2020_12;
-  const meta = metaValidator(uri);
-  let problems: string[] = [];
+  let problems: string[];
   try {
-    if (!meta.Check(schema)) {
-      const seen = new Set<string>();
-      for (const error of meta.Errors(schema)) {
-        // A failed `anyOf` reports each branch; the first error at a location is the telling one.
-        if (seen.has(error.instancePath)) continue;
-        seen.add(error.instancePath);
-        problems.push(`${error.instancePath || "/"}: ${error.message}`);
-      }
-      if (problems.length === 0) problems.push("/: does not match the JSON Schema meta-schema");
-    }
-    problems = problems.concat(findUnresolvableRefs(schema));
+    problems = metaSchemaProblems(schema).concat(findUnresolvableRefs(schema));
   } catch {
-    problems.push("/: cannot be read as a JSON Schema");
+    problems = ["/: cannot be read as a JSON Schema"];
   }
   return problems.slice(0, MAX_REPORTED_PROBLEMS);
+}
+
+/**
+ * Problems against the meta-schema the schema declares; a schema that
+ * declares none may match either draft (TypeBox itself writes tuples in
+ * draft-07's `items: [...]` form), and is reported against 2020-12.
+ */
+function metaSchemaProblems(schema: object): string[] {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  const normalized = typeof declared === "string" ? declared.replace(/#?$/, "#") : undefined;
+  if (normalized === DRAFT_07) return problemsAgainst(DRAFT_07, schema);
+  const latest = problemsAgainst(DRAFT_2020_12, schema);
+  if (latest.length === 0 || declared !== undefined) return latest;
+  return problemsAgainst(DRAFT_07, schema).length === 0 ? [] : latest;
+}
+
+function problemsAgainst(uri: string, schema: object): string[] {
+  const meta = metaValidator(uri);
+  if (meta.Check(schema)) return [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const error of meta.Errors(schema)) {
+    // A failed `anyOf` reports each branch; the first error at a location is the telling one.
+    if (seen.has(error.instancePath)) continue;
+    seen.add(error.instancePath);
+    problems.push(`${error.instancePath || "/"}: ${error.message}`);
+  }
+  return problems.length > 0 ? problems : ["/: does not match the JSON Schema meta-schema"];
 }
 
 // Schema objects already found sound: registering and then compiling one checks it once.

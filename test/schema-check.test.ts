@@ -60,3 +60,12 @@ describe("plain JSON Schema objects are first-class", () => {
     expect((error as { issues: string[] }).issues.some((issue) => issue.startsWith("/extra"))).toBe(true);
   });
 });
+
+describe("TypeBox's own output", () => {
+  it("registers a tuple, which TypeBox writes in draft-07's items-array form", async () => {
+    const pair = Type.Object({ point: Type.Tuple([Type.Number(), Type.Number()]) });
+    const registry = new ToolRegistry().register({ name: "plot", description: "", parameters: pair }, ({ point }) => point[0] + point[1]);
+    expect(await registry.dispatch(toolCall("plot", { point: [1, 2] }))).toBe(3);
+    await expect(registry.dispatch(toolCall("plot", { point: [1, "2"] }))).rejects.toThrow("/point/1: must be number");
+  });
+});
