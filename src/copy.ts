@@ -29,7 +29,8 @@ const NOT_PLAIN_DATA: unique symbol = Symbol("not plain data");
  */
 export function copyArguments(value: object): Record<string, unknown> {
   try {
-    return copyPlainData(value, 0) as Record<string, unknown>;
+    // The caller has checked that the root is a plain object.
+    return copyPlainObject(value, 0);
   } catch {
     // Fall through: the slow path decides, with structuredClone as the referee.
   }
@@ -52,6 +53,10 @@ function copyPlainData(value: unknown, depth: number): unknown {
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN_DATA;
+  return copyPlainObject(value, depth);
+}
+
+function copyPlainObject(value: object, depth: number): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
   for (let index = 0; index < keys.length; index++) {
