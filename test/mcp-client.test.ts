@@ -154,9 +154,21 @@ describe("registerMcpTools", () => {
     expect(serverSawAbort).toBe(true);
   });
 
-  it("refuses a prefix that is not a string", async () => {
+  it("does not recompile unchanged schemas on refresh, even with identity-keyed validators", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry();
+    const registration = await registerMcpTools(registry, client);
+    await registry.dispatch(toolCall("echo", { text: "a" }));
+    const misses = registry.cacheStats().misses;
+    await registration.refresh();
+    await registry.dispatch(toolCall("echo", { text: "b" }));
+    expect(registry.cacheStats().misses).toBe(misses);
+  });
+
+  it("refuses a prefix that is not a string, and something that is not a registry", async () => {
     const { client } = await remote();
     await expect(registerMcpTools(new ToolRegistry(), client, { prefix: 1 as never })).rejects.toThrow(TypeError);
+    await expect(registerMcpTools({} as ToolRegistry, client)).rejects.toThrow(TypeError);
   });
 });
 

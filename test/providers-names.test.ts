@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type } from "../src/index.js";
 import {
+  fromOpenAIChat,
   ProviderNameError,
   toAnthropicTools,
   toGeminiTools,
@@ -64,6 +65,13 @@ describe("ToolNameMap", () => {
     const names = new ToolNameMap(["a.b"]);
     expect(names.toProviderName("a_b")).toBe("a_b_2");
     expect(names.fromProviderName("a_b")).toBe("a.b");
+  });
+
+  it("refuses a single name where it takes a list, and a from* names option that is not a map", () => {
+    expect(thrownBy(() => new ToolNameMap("uber.ride" as never))).toBeInstanceOf(TypeError);
+    const toolCall = { id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } };
+    expect(thrownBy(() => fromOpenAIChat(toolCall, { names: "map" as never }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => fromOpenAIChat(toolCall, { nullsAsOmitted: {} as never }))).toBeInstanceOf(TypeError);
   });
 
   it("is reversible and provider-safe for any set of registry names", () => {

@@ -38,7 +38,7 @@ export interface McpToolRegistration {
   unregister(): number;
 }
 
-interface Proxy {
+interface ProxyTool {
   readonly client: McpToolClient;
   readonly prefix: string;
   readonly definition: ToolDefinition;
@@ -47,7 +47,7 @@ interface Proxy {
 }
 
 // The proxy tools of each registry, so that listing again replaces them instead of clashing.
-const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, Proxy>>();
+const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, ProxyTool>>();
 
 /**
  * Registers the tools of a connected MCP client in a registry, as proxy tools:
@@ -62,17 +62,18 @@ const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, Proxy>>();
  * (and `dispatchAll` reports the server's text to the model).
  *
  * Listing again (this function again, or `refresh()`) replaces this client's
- * tools (same prefix) without duplicate-name errors. Create the registry with
- * `new ToolRegistry({ cacheKey: "content" })`: MCP clients receive fresh
- * schema objects on every listing, and content keys let them share the
- * compiled validators. (A tool whose schema did not change also keeps its
- * schema object across listings, so it is not recompiled either way.)
+ * tools (same prefix) without duplicate-name errors, and a tool whose schema
+ * did not change keeps its schema object, so listing again recompiles
+ * nothing. Create the registry with `new ToolRegistry({ cacheKey: "content" })`
+ * all the same: MCP schemas arrive as fresh objects, and content keys let
+ * identical schemas (the same server reached twice, tools sharing one input
+ * shape) share one compiled validator.
  *
  * @returns the registration, to refresh or remove it
  * @throws ToolDefinitionError when a tool's name clashes with a tool registered
  * otherwise, or is not a valid registry name; the registry is then left as it was
  * @throws McpProtocolError when the server repeats a pagination cursor
- * @throws TypeError for a bad `prefix` option, or a registry created with `cacheKey: "identity"` (when it says so)
+ * @throws TypeError for a bad `prefix` option, or a `registry` that is not a ToolRegistry
  * @example
  * ```ts
  * const client = new Client({ name: "agent", version: "1.0.0" });
@@ -86,11 +87,13 @@ const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, Proxy>>();
 export async function registerMcpTools(registry: ToolRegistry, client: McpToolClient, options: RegisterMcpToolsOptions = {}): Promise<McpToolRegistration> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
-  checkCacheKey(registry);
+  checkRegistry(registry);
   const tools = await listAllTools(client, options.signal);
 
   const owned = proxiesOf(registry);
-  const previous = new Map([...owned].filter(([name, proxy]) => proxy.client === client && proxy.prefix === prefix && registry.get(name) === proxy.definition));
+  // Forget proxies replaced or removed by hand since: they are no longer this package's to manage.
+  for (const [name, proxy] of owned) if (registry.get(name) !== proxy.definition) owned.delete(name);
+  const previous = new Map([...owned].filter(([, proxy]) => proxy.client === client && proxy.prefix === prefix));
   const registerOptions: RegisterOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const next = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
   for (const { definition } of next) {
@@ -128,7 +131,7 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   do {
     const page = await client.listTools(cursor === undefined ? undefined : { cursor }, signal === undefined ? undefined : { signal });
     tools.push(...page.tools);
-    cursor = undefined;
+    cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seenCursors.has(cursor)) throw new McpProtocolError("The MCP server repeated a tools/list cursor; the listing would never end");
       seenCursors.add(cursor);
@@ -137,7 +140,7 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   return tools;
 }
 
-function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: Proxy | undefined, registerOptions: RegisterOptions): Proxy {
+function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
   // An unchanged schema keeps its object, so even an identity-keyed cache finds its validator.
   const before = previous?.definition.parameters;
@@ -152,7 +155,7 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
 }
 
 /** Unregisters `previous` and registers `next`; on any failure puts `previous` back and rethrows. */
-function replace(registry: ToolRegistry, previous: Map<string, Proxy>, next: readonly Proxy[]): void {
+function replace(registry: ToolRegistry, previous: Map<string, ProxyTool>, next: readonly ProxyTool[]): void {
   for (const name of previous.keys()) registry.unregister(name);
   const registered: string[] = [];
   try {
@@ -185,7 +188,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return text !== undefined && text === canonicalJson(b);
 }
 
-function proxiesOf(registry: ToolRegistry): Map<string, Proxy> {
+function proxiesOf(registry: ToolRegistry): Map<string, ProxyTool> {
   let owned = proxiesByRegistry.get(registry);
   if (owned === undefined) {
     owned = new Map();
@@ -194,14 +197,6 @@ function proxiesOf(registry: ToolRegistry): Map<string, Proxy> {
   return owned;
 }
 
-/**
- * Refuses a registry that says it keys validators by identity. The registry
- * exposes no `cacheKey` yet; once it does, this check applies.
- */
-function checkCacheKey(registry: ToolRegistry): void {
+function checkRegistry(registry: ToolRegistry): void {
   if (typeof registry?.register !== "function" || typeof registry.unregister !== "function") throw new TypeError("registry must be a ToolRegistry");
-  const cacheKey: unknown = (registry as { cacheKey?: unknown }).cacheKey;
-  if (cacheKey !== undefined && cacheKey !== "content") {
-    throw new TypeError('registerMcpTools needs a registry created with { cacheKey: "content" }, so that listing again does not recompile validators');
-  }
 }

@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent } from "../types.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
-import type { ToolNameMap } from "./names.js";
+import { ToolNameMap } from "./names.js";
 import { isRecord } from "./schema.js";
 import { dropOptionalNulls } from "./strict.js";
 
@@ -60,9 +60,15 @@ export function stringField(provider: ProviderName, value: unknown, key: string)
   return found;
 }
 
-/** The registry name behind a provider's tool name. */
+/**
+ * The registry name behind a provider's tool name.
+ * @throws TypeError when `options.names` is not a ToolNameMap (a programmer error, named as such)
+ */
 export function registryName(providerName: string, options: FromProviderOptions | undefined): string {
-  return options?.names === undefined ? providerName : options.names.fromProviderName(providerName);
+  const names = options?.names;
+  if (names === undefined) return providerName;
+  if (!(names instanceof ToolNameMap)) throw new TypeError("names must be the ToolNameMap the tools were sent with");
+  return names.fromProviderName(providerName);
 }
 
 /**
@@ -79,6 +85,7 @@ export function openAICall(id: string, name: string, text: string, options: From
   if (!isRecord(parsed)) return { type: "tool_call", id, name, arguments: text };
   const registry = options?.nullsAsOmitted;
   if (registry !== undefined) {
+    if (typeof registry?.get !== "function") throw new TypeError("nullsAsOmitted must be the ToolRegistry the tools were sent from");
     try {
       dropOptionalNulls(registry.get(name)?.parameters, parsed);
     } catch {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
@@ -76,7 +75,7 @@ export function fromGemini(part: GeminiFunctionCallPart | GeminiFunctionCall, op
   const name = registryName(stringField(PROVIDER, call, "name"), options);
   const rawId = field(PROVIDER, call, "id");
   if (rawId !== undefined && rawId !== null && typeof rawId !== "string") throw new ProviderFormatError(PROVIDER, '"id" must be a string');
-  const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${randomUUID()}`;
+  const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${crypto.randomUUID()}`;
   const args = field(PROVIDER, call, "args") ?? {};
   if (!isRecord(args)) throw new ProviderFormatError(PROVIDER, '"args" must be an object');
   return { type: "tool_call", id, name, arguments: args };

@@ -38,8 +38,12 @@ export class ToolNameMap {
   readonly #toProvider = new Map<string, string>();
   readonly #fromProvider = new Map<string, string>();
 
-  /** @param tools a registry (its current tools are mapped now) or tool names. */
+  /**
+   * @param tools a registry (its current tools are mapped now) or tool names
+   * @throws TypeError for a single string instead of a list of names
+   */
   constructor(tools: ToolLister | Iterable<string> = []) {
+    if (typeof tools === "string") throw new TypeError("ToolNameMap takes a registry or a list of names, not one name");
     const names = isLister(tools) ? tools.list().map((definition) => definition.name) : Array.from(tools, String);
     for (const name of names) {
       if (SAFE_NAME.test(name) && !this.#fromProvider.has(name)) this.#assign(name, name);
