@@ -49,20 +49,39 @@ function plainCopy(value) {
   return copy;
 }
 
-/** Median ns per call of each case, over interleaved rounds of fixed batches. */
-async function race(cases, rounds = 21, batch = 2000) {
-  const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-  for (const run of Object.values(cases)) for (let i = 0; i < batch; i++) await run();
+/**
+ * Median ns per call of each case, over interleaved rounds of ~20 ms batches (sized during warm-up).
+ * Each case is a function `(n) => Promise` that runs its own loop of n calls, as in bench/.
+ */
+async function race(cases, rounds = 25, batchMs = 20) {
   const names = Object.keys(cases);
+  const batch = {};
+  for (const name of names) {
+    // Warm up first (the first call compiles a validator): calibrating on a cold case would size its batch far too small.
+    const warmUntil = performance.now() + 200;
+    for (let count = 1; performance.now() < warmUntil; count *= 2) await cases[name](count);
+    let count = 1;
+    for (;;) {
+      const started = process.hrtime.bigint();
+      await cases[name](count);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (ms >= batchMs / 4) {
+        batch[name] = Math.max(1, Math.round((count * batchMs) / ms));
+        break;
+      }
+      count *= 2;
+    }
+  }
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     // As in bench/: a full collection between rounds, so no round pays for another's garbage.
     globalThis.gc?.();
     for (let offset = 0; offset < names.length; offset++) {
       const name = names[(round + offset) % names.length];
       const run = cases[name];
-      const count = name === "seed" || name === "piAi" ? Math.max(20, batch / 50) : batch;
+      const count = batch[name];
       const started = process.hrtime.bigint();
-      for (let i = 0; i < count; i++) await run();
+      await run(count);
       samples[name].push(Number(process.hrtime.bigint() - started) / count);
     }
   }
@@ -87,18 +106,23 @@ for (const size of ["small", "large"]) {
     return value;
   };
   const piTool = { name: "tool", description: "", parameters: schema };
+  const objectCall = { type: "tool_call", id: "1", name: "tool", arguments: args };
+  const textCall = { type: "tool_call", id: "1", name: "tool", arguments: text };
+  const piCall = { type: "toolCall", id: "1", name: "tool", arguments: args };
   const timings = await race({
-    dispatchObject: () => registry.dispatch({ type: "tool_call", id: "1", name: "tool", arguments: args }),
-    referenceObject: async () => handler(check(plainCopy(args))),
-    dispatchText: () => registry.dispatch({ type: "tool_call", id: "1", name: "tool", arguments: text }),
-    referenceText: async () => handler(check(JSON.parse(text))),
-    seed: async () => {
-      const compiled = Compile(schema);
-      const copy = structuredClone(args);
-      if (!compiled.Check(copy)) throw new Error("invalid");
-      return handler(copy);
+    dispatchObject: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(objectCall); },
+    referenceObject: async (n) => { for (let i = 0; i < n; i++) await handler(check(plainCopy(args))); },
+    dispatchText: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(textCall); },
+    referenceText: async (n) => { for (let i = 0; i < n; i++) await handler(check(JSON.parse(text))); },
+    seed: async (n) => {
+      for (let i = 0; i < n; i++) {
+        const compiled = Compile(schema);
+        const copy = structuredClone(args);
+        if (!compiled.Check(copy)) throw new Error("invalid");
+        await handler(copy);
+      }
     },
-    piAi: async () => handler(piValidate(piTool, { type: "toolCall", id: "1", name: "tool", arguments: args })),
+    piAi: async (n) => { for (let i = 0; i < n; i++) await handler(piValidate(piTool, piCall)); },
   });
   console.log(`${size}: ${Object.entries(timings).map(([name, ns]) => `${name} ${ns.toFixed(0)} ns`).join(", ")}`);
   const limits = size === "small" ? { object: 1.5, text: 1.25, seed: 100, piAi: 15 } : { object: 1.3, text: 1.1, seed: 60, piAi: 30 };
