@@ -2,6 +2,7 @@ import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import { ToolArgumentsValidationError } from "./errors.js";
 import { ROOT_ISSUES, toIssues } from "./issues.js";
+import { type ArgumentRepair, repairArguments } from "./repair.js";
 import type { ToolDefinition } from "./types.js";
 import { type CompiledValidator, ValidatorCache } from "./validators.js";
 
@@ -46,6 +47,30 @@ export function parseAndCheck(toolName: string, validator: CompiledValidator, te
     throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
   }
   return check(toolName, validator, value);
+}
+
+/**
+ * The failure path of an opt-in repair: takes a fresh private value of the
+ * arguments (a copy, or a parse of the text), converts what is unambiguous,
+ * and checks again.
+ * @returns the repaired value and its repairs, or `undefined` when nothing
+ * could be repaired or the repaired value still fails (the original error stands)
+ */
+export function repairAndCheck(
+  validator: CompiledValidator,
+  schema: object,
+  raw: unknown,
+): { value: unknown; repairs: ArgumentRepair[] } | undefined {
+  let value: unknown;
+  try {
+    value = typeof raw === "string" ? JSON.parse(raw) : isPlainObject(raw) ? copyArguments(raw) : undefined;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    const repaired = repairArguments(schema, value);
+    if (repaired.repairs.length === 0 || !validator.Check(repaired.value)) return undefined;
+    return repaired;
+  } catch {
+    return undefined;
+  }
 }
 
 function check(toolName: string, validator: CompiledValidator, value: object): unknown {

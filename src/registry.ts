@@ -1,7 +1,15 @@
 import type { TSchema } from "typebox";
-import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck } from "./arguments.js";
-import { ToolAbortedError, ToolDefinitionError, ToolExecutionError, ToolTimeoutError, UnknownToolError } from "./errors.js";
+import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck, repairAndCheck } from "./arguments.js";
+import {
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolTimeoutError,
+  UnknownToolError,
+} from "./errors.js";
 import type { PrecompiledValidators } from "./precompiled.js";
+import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
 import { assertSoundSchema } from "./schema-check.js";
 import { suggestNames } from "./suggest.js";
@@ -48,6 +56,24 @@ export interface ToolRegistryOptions {
    * compile as usual (interpreted, where code generation is forbidden).
    */
   precompiled?: PrecompiledValidators;
+  /**
+   * Turns on model-friendly repair and receives every repair made. Off by
+   * default: arguments are strict. With it, arguments that fail the check are
+   * repaired where the intent is unambiguous (`"20"` where the schema says
+   * number or integer, `"true"`/`"false"` where it says boolean), checked
+   * again, and, if they now pass, the handler runs on the repaired copy. Each
+   * such call is reported here first (and in `dispatchAll`'s result as
+   * `repairs`), never silently. Nothing else is ever converted.
+   */
+  repair?: (report: RepairReport) => void;
+}
+
+/** What a registry's `repair` callback receives for each repaired call. */
+export interface RepairReport {
+  toolName: string;
+  toolCallId: string;
+  /** Each repair: its JSON Pointer and the JSON type before and after (never the value). */
+  repairs: readonly ArgumentRepair[];
 }
 
 /** Per-tool options of `register`. */
@@ -88,6 +114,7 @@ export class ToolRegistry {
   readonly #validators: ValidatorCache;
   readonly #timeoutMs: number | undefined;
   readonly #maxArgumentBytes: number;
+  readonly #repair: ((report: RepairReport) => void) | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, {
@@ -100,6 +127,10 @@ export class ToolRegistry {
       throw new TypeError(`maxArgumentBytes must be a positive integer, got ${String(maxArgumentBytes)}`);
     }
     this.#maxArgumentBytes = maxArgumentBytes;
+    if (options.repair !== undefined && typeof options.repair !== "function") {
+      throw new TypeError(`repair must be a function that receives each repair report, got ${typeof options.repair}`);
+    }
+    this.#repair = options.repair;
   }
 
   /**
@@ -168,6 +199,10 @@ export class ToolRegistry {
    * @throws ToolDefinitionError when the tool's schema cannot compile
    */
   dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
+    return this.#dispatch(call, options, undefined);
+  }
+
+  #dispatch(call: ToolCall, options: DispatchOptions | undefined, onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
     let args: unknown;
@@ -179,7 +214,16 @@ export class ToolRegistry {
       name = requested as string;
       const validator = this.#validators.get(name, tool.definition.parameters);
       const rawArguments = call.arguments;
-      args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
+      try {
+        args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
+      } catch (error) {
+        const repaired = this.#repair !== undefined && error instanceof ToolArgumentsValidationError ? repairAndCheck(validator, tool.definition.parameters, rawArguments) : undefined;
+        if (repaired === undefined) throw error;
+        args = repaired.value;
+        const repairs = Object.freeze(repaired.repairs);
+        this.#repair!({ toolName: name, toolCallId: typeof call.id === "string" ? call.id : "", repairs });
+        onRepairs?.(repairs);
+      }
     } catch (error) {
       return Promise.reject(error);
     }
@@ -227,9 +271,12 @@ export class ToolRegistry {
   async #settle(call: ToolCall, options: DispatchOptions): Promise<ToolResult> {
     const toolCallId = typeof call?.id === "string" ? call.id : "";
     const toolName = typeof call?.name === "string" ? call.name : "";
+    let repairs: readonly ArgumentRepair[] | undefined;
     try {
-      const value = await this.dispatch(call, options);
-      return { toolCallId, toolName, isError: false, value };
+      const value = await this.#dispatch(call, options, (made) => {
+        repairs = made;
+      });
+      return repairs === undefined ? { toolCallId, toolName, isError: false, value } : { toolCallId, toolName, isError: false, value, repairs };
     } catch (error) {
       return toFailure(toolCallId, toolName, error);
     }

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "typebox";
+import type { ArgumentRepair } from "./repair.js";
 
 /** What a model is told about a tool: its name, what it does, and the JSON Schema of its arguments. */
 export interface ToolDefinition<TParameters extends TSchema = TSchema> {
@@ -55,6 +56,8 @@ export interface ToolSuccess {
   isError: false;
   /** What the handler returned (awaited). */
   value: unknown;
+  /** Present only when the registry's opt-in `repair` converted arguments for this call. */
+  repairs?: readonly ArgumentRepair[];
 }
 
 /** One call's outcome from `dispatchAll` when it failed for any reason. */
