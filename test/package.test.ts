@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,9 @@ beforeAll(() => {
   const tarball = readdirSync(folder).find((file) => file.endsWith(".tgz"));
   if (tarball === undefined) throw new Error("npm pack wrote no tarball");
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(folder, tarball)], folder);
+  // The MCP SDK is an optional peer dependency: a user of the ./mcp subpath installs it beside us.
+  const sdk = JSON.parse(readFileSync(join(root, "node_modules", "@modelcontextprotocol", "sdk", "package.json"), "utf8")) as { version: string };
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(folder, tarball), `@modelcontextprotocol/sdk@${sdk.version}`], folder);
 }, 120_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -37,6 +39,30 @@ console.log(JSON.stringify({ ok, bad: bad instanceof ToolArgumentsValidationErro
 `,
     );
     expect(JSON.parse(run("node", ["main.mjs"], folder))).toEqual({ ok: "read a", bad: true, issues: ["/path: must be string"] });
+  });
+
+  it("serves the providers and mcp subpaths: a real MCP client lists and calls a registry tool", () => {
+    writeFileSync(
+      join(folder, "subpaths.mjs"),
+      `import { ToolRegistry, Type } from "typebox-tool-registry";
+import { fromOpenAIChat, toAnthropicTools } from "typebox-tool-registry/providers";
+import { createMcpServer } from "typebox-tool-registry/mcp";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+const registry = new ToolRegistry().register({ name: "add", description: "Add", parameters: Type.Object({ a: Type.Number(), b: Type.Number() }) }, ({ a, b }) => String(a + b));
+const viaOpenAI = await registry.dispatch(fromOpenAIChat({ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1,"b":2}' } }));
+const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+await createMcpServer(registry, { name: "demo", version: "1.0.0" }).connect(serverTransport);
+const client = new Client({ name: "consumer", version: "1.0.0" });
+await client.connect(clientTransport);
+const listed = (await client.listTools()).tools.map((tool) => tool.name);
+const called = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+const refused = await client.callTool({ name: "add", arguments: { a: "2", b: 3 } });
+console.log(JSON.stringify({ viaOpenAI, anthropic: toAnthropicTools(registry).map((tool) => tool.name), listed, called: called.content[0].text, refused: refused.isError }));
+await client.close();
+`,
+    );
+    expect(JSON.parse(run("node", ["subpaths.mjs"], folder))).toEqual({ viaOpenAI: "3", anthropic: ["add"], listed: ["add"], called: "5", refused: true });
   });
 
   it("ships JavaScript and type declarations only", () => {
