@@ -83,6 +83,7 @@ export interface RegisterOptions {
 }
 
 interface RegisteredTool {
+  readonly name: string;
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<TSchema>;
   readonly timeoutMs: number | undefined;
@@ -150,7 +151,7 @@ export class ToolRegistry {
     if (this.#tools.has(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
-    this.#tools.set(name, { definition, handler: handler as ToolHandler<TSchema>, timeoutMs });
+    this.#tools.set(name, { name, definition, handler: handler as ToolHandler<TSchema>, timeoutMs });
     return this;
   }
 
@@ -180,7 +181,7 @@ export class ToolRegistry {
    * @throws ToolDefinitionError for the first schema that cannot compile
    */
   compileAll(): void {
-    for (const { definition } of this.#tools.values()) this.#validators.get(definition.name, definition.parameters);
+    for (const { name, definition } of this.#tools.values()) this.#validators.get(name, definition.parameters);
   }
 
   /** The validator cache's figures. */
@@ -206,41 +207,57 @@ export class ToolRegistry {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
     let args: unknown;
-    let name: string;
     try {
-      const requested = call?.name;
-      tool = typeof requested === "string" ? this.#tools.get(requested) : undefined;
-      if (tool === undefined) return Promise.reject(this.#unknownTool(requested));
-      name = requested as string;
-      const validator = this.#validators.get(name, tool.definition.parameters);
+      const name = call?.name;
+      tool = typeof name === "string" ? this.#tools.get(name) : undefined;
+      if (tool === undefined) return Promise.reject(this.#unknownTool(name));
+      const validator = this.#validators.get(tool.name, tool.definition.parameters);
       const rawArguments = call.arguments;
-      try {
-        args = typeof rawArguments === "string" ? parseAndCheck(name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(name, validator, rawArguments);
-      } catch (error) {
-        const repaired = this.#repair !== undefined && error instanceof ToolArgumentsValidationError ? repairAndCheck(validator, tool.definition.parameters, rawArguments) : undefined;
-        if (repaired === undefined) throw error;
-        args = repaired.value;
-        const repairs = Object.freeze(repaired.repairs);
-        this.#repair!({ toolName: name, toolCallId: typeof call.id === "string" ? call.id : "", repairs });
-        onRepairs?.(repairs);
-      }
+      args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
     } catch (error) {
-      return Promise.reject(error);
+      if (tool === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) return Promise.reject(error);
+      return this.#repairAndRun(tool, call, options, error, onRepairs);
     }
+    return this.#run(tool, call, args, options);
+  }
+
+  /** The failure path with repair on: repair what is unambiguous, report it, and run; or reject with the original error. */
+  #repairAndRun(
+    tool: RegisteredTool,
+    call: ToolCall,
+    options: DispatchOptions | undefined,
+    error: ToolArgumentsValidationError,
+    onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
+  ): Promise<unknown> {
+    try {
+      const repaired = repairAndCheck(this.#validators.get(tool.name, tool.definition.parameters), tool.definition.parameters, call.arguments);
+      if (repaired === undefined) return Promise.reject(error);
+      const repairs = Object.freeze(repaired.repairs);
+      this.#repair!({ toolName: tool.name, toolCallId: typeof call.id === "string" ? call.id : "", repairs });
+      onRepairs?.(repairs);
+      return this.#run(tool, call, repaired.value, options);
+    } catch (failure) {
+      return Promise.reject(failure);
+    }
+  }
+
+  /** Calls the handler with checked arguments, under the caller's signal and the tool's time limit if any. */
+  #run(tool: RegisteredTool, call: ToolCall, args: unknown, options: DispatchOptions | undefined): Promise<unknown> {
+    const toolName = tool.name;
     const toolCallId = typeof call.id === "string" ? call.id : "";
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, { toolCallId, toolName: name, signal: NEVER_ABORTED }, signal, timeoutMs);
+    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, { toolCallId, toolName, signal: NEVER_ABORTED }, signal, timeoutMs);
     let result: unknown;
     try {
-      result = tool.handler(args, { toolCallId, toolName: name, signal: NEVER_ABORTED });
+      result = tool.handler(args, { toolCallId, toolName, signal: NEVER_ABORTED });
     } catch (error) {
-      return Promise.reject(new ToolExecutionError(name, toolCallId, error));
+      return Promise.reject(new ToolExecutionError(toolName, toolCallId, error));
     }
     if (typeof result !== "object" || result === null) return Promise.resolve(result);
     // A promise (or any thenable) is adopted; its rejection is wrapped like a thrown error.
     return new Promise<unknown>((resolve) => resolve(result)).catch((error: unknown) =>
-      Promise.reject(new ToolExecutionError(name, toolCallId, error)),
+      Promise.reject(new ToolExecutionError(toolName, toolCallId, error)),
     );
   }
 
