@@ -1,13 +1,7 @@
 import type { TSchema } from "typebox";
 import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck, repairAndCheck } from "./arguments.js";
-import {
-  ToolAbortedError,
-  ToolArgumentsValidationError,
-  ToolDefinitionError,
-  ToolExecutionError,
-  ToolTimeoutError,
-  UnknownToolError,
-} from "./errors.js";
+import { ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, type ToolTimeoutError, UnknownToolError } from "./errors.js";
+import { runGuarded } from "./guarded.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
@@ -18,12 +12,11 @@ import type {
   DispatchAllOptions,
   DispatchOptions,
   ToolCall,
-  ToolContext,
   ToolDefinition,
   ToolHandler,
   ToolResult,
 } from "./types.js";
-import { type CacheKey, DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
+import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -206,17 +199,20 @@ export class ToolRegistry {
   #dispatch(call: ToolCall, options: DispatchOptions | undefined, onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
+    let validator: CompiledValidator | undefined;
     let args: unknown;
     try {
       const name = call?.name;
       tool = typeof name === "string" ? this.#tools.get(name) : undefined;
       if (tool === undefined) return Promise.reject(this.#unknownTool(name));
-      const validator = this.#validators.get(tool.name, tool.definition.parameters);
+      validator = this.#validators.get(tool.name, tool.definition.parameters);
       const rawArguments = call.arguments;
       args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
     } catch (error) {
-      if (tool === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) return Promise.reject(error);
-      return this.#repairAndRun(tool, call, options, error, onRepairs);
+      if (tool === undefined || validator === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
+        return Promise.reject(error);
+      }
+      return this.#repairAndRun(tool, validator, call, options, error, onRepairs);
     }
     return this.#run(tool, call, args, options);
   }
@@ -224,13 +220,14 @@ export class ToolRegistry {
   /** The failure path with repair on: repair what is unambiguous, report it, and run; or reject with the original error. */
   #repairAndRun(
     tool: RegisteredTool,
+    validator: CompiledValidator,
     call: ToolCall,
     options: DispatchOptions | undefined,
     error: ToolArgumentsValidationError,
     onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
   ): Promise<unknown> {
     try {
-      const repaired = repairAndCheck(this.#validators.get(tool.name, tool.definition.parameters), tool.definition.parameters, call.arguments);
+      const repaired = repairAndCheck(validator, tool.definition.parameters, call.arguments);
       if (repaired === undefined) return Promise.reject(error);
       const repairs = Object.freeze(repaired.repairs);
       this.#repair!({ toolName: tool.name, toolCallId: typeof call.id === "string" ? call.id : "", repairs });
@@ -247,7 +244,7 @@ export class ToolRegistry {
     const toolCallId = typeof call.id === "string" ? call.id : "";
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, { toolCallId, toolName, signal: NEVER_ABORTED }, signal, timeoutMs);
+    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, toolName, toolCallId, signal, timeoutMs);
     let result: unknown;
     try {
       result = tool.handler(args, { toolCallId, toolName, signal: NEVER_ABORTED });
@@ -329,50 +326,4 @@ function checkTimeout(option: string, value: number | undefined): number | undef
     throw new TypeError(`${option} must be a positive number of milliseconds (at most 2147483647), got ${String(value)}`);
   }
   return value;
-}
-
-/** Runs a handler under a caller's signal and/or a time limit, aborting its `context.signal` when either fires. */
-async function runGuarded(
-  handler: ToolHandler<TSchema>,
-  args: unknown,
-  context: ToolContext,
-  callerSignal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): Promise<unknown> {
-  const { toolName, toolCallId } = context;
-  if (callerSignal?.aborted) throw new ToolAbortedError(toolName, toolCallId, callerSignal.reason);
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onCallerAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_resolve, reject) => {
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        const error = new ToolTimeoutError(toolName, toolCallId, timeoutMs);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-    }
-    if (callerSignal !== undefined) {
-      onCallerAbort = () => {
-        controller.abort(callerSignal.reason);
-        reject(new ToolAbortedError(toolName, toolCallId, callerSignal.reason));
-      };
-      callerSignal.addEventListener("abort", onCallerAbort, { once: true });
-    }
-  });
-  const running = (async () => {
-    try {
-      return await handler(args, { toolCallId, toolName, signal: controller.signal });
-    } catch (error) {
-      throw new ToolExecutionError(toolName, toolCallId, error);
-    }
-  })();
-  // The handler may settle after the race is lost; its outcome is then deliberately ignored.
-  running.catch(() => undefined);
-  try {
-    return await Promise.race([running, stopped]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
-  }
 }
