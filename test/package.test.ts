@@ -65,6 +65,36 @@ await client.close();
     expect(JSON.parse(run("node", ["subpaths.mjs"], folder))).toEqual({ viaOpenAI: "3", anthropic: ["add"], listed: ["add"], called: "5", refused: true });
   });
 
+  it("type-checks a TypeScript consumer against the shipped declarations", () => {
+    writeFileSync(
+      join(folder, "consumer.ts"),
+      `import { ToolRegistry, Type, type Static, type ToolDefinition, type ToolResult } from "typebox-tool-registry";
+import { toOpenAIChatTools } from "typebox-tool-registry/providers";
+const parameters = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer()) });
+const read = { name: "read", description: "Read a file", parameters } satisfies ToolDefinition<typeof parameters>;
+const registry = new ToolRegistry({ cacheSize: 64 });
+registry.register(read, (args, context) => {
+  const path: string = args.path;
+  const offset: number | undefined = args.offset;
+  return \`\${path}:\${offset ?? 0}:\${context.toolCallId}\`;
+});
+// @ts-expect-error the schema says path is a string
+registry.register({ ...read, name: "read2" }, (args: { path: number }) => args.path);
+const json = { type: "object", properties: { city: { type: "string" } }, required: ["city"] } as const;
+registry.register({ name: "forecast", description: "", parameters: json }, ({ city }) => city.toUpperCase());
+type Read = Static<typeof parameters>;
+const sample: Read = { path: "a" };
+const results: Promise<ToolResult[]> = registry.dispatchAll([{ type: "tool_call", id: "1", name: "read", arguments: sample }]);
+export { results, toOpenAIChatTools };
+`,
+    );
+    writeFileSync(
+      join(folder, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["consumer.ts"] }),
+    );
+    run(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], folder);
+  });
+
   it("ships JavaScript and type declarations only", () => {
     const files = readdirSync(join(folder, "node_modules", "typebox-tool-registry", "dist"));
     expect(files).toContain("index.js");
