@@ -200,48 +200,52 @@ export class ToolRegistry {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
     let validator: CompiledValidator | undefined;
+    let toolCallId: string;
+    let rawArguments: unknown;
     let args: unknown;
     try {
-      const name = call?.name;
+      const name = readField(call, "name");
       tool = typeof name === "string" ? this.#tools.get(name) : undefined;
       if (tool === undefined) return Promise.reject(this.#unknownTool(name));
+      const id = readField(call, "id");
+      toolCallId = typeof id === "string" ? id : "";
       validator = this.#validators.get(tool.name, tool.definition.parameters);
-      const rawArguments = call.arguments;
+      rawArguments = readField(call, "arguments");
       args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
     } catch (error) {
       if (tool === undefined || validator === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
         return Promise.reject(error);
       }
-      return this.#repairAndRun(tool, validator, call, options, error, onRepairs);
+      return this.#repairAndRun(tool, validator, toolCallId!, rawArguments, options, error, onRepairs);
     }
-    return this.#run(tool, call, args, options);
+    return this.#run(tool, toolCallId, args, options);
   }
 
   /** The failure path with repair on: repair what is unambiguous, report it, and run; or reject with the original error. */
   #repairAndRun(
     tool: RegisteredTool,
     validator: CompiledValidator,
-    call: ToolCall,
+    toolCallId: string,
+    rawArguments: unknown,
     options: DispatchOptions | undefined,
     error: ToolArgumentsValidationError,
     onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
   ): Promise<unknown> {
     try {
-      const repaired = repairAndCheck(validator, tool.definition.parameters, call.arguments);
+      const repaired = repairAndCheck(validator, tool.definition.parameters, rawArguments);
       if (repaired === undefined) return Promise.reject(error);
       const repairs = Object.freeze(repaired.repairs);
-      this.#repair!({ toolName: tool.name, toolCallId: typeof call.id === "string" ? call.id : "", repairs });
+      this.#repair!({ toolName: tool.name, toolCallId, repairs });
       onRepairs?.(repairs);
-      return this.#run(tool, call, repaired.value, options);
+      return this.#run(tool, toolCallId, repaired.value, options);
     } catch (failure) {
       return Promise.reject(failure);
     }
   }
 
   /** Calls the handler with checked arguments, under the caller's signal and the tool's time limit if any. */
-  #run(tool: RegisteredTool, call: ToolCall, args: unknown, options: DispatchOptions | undefined): Promise<unknown> {
+  #run(tool: RegisteredTool, toolCallId: string, args: unknown, options: DispatchOptions | undefined): Promise<unknown> {
     const toolName = tool.name;
-    const toolCallId = typeof call.id === "string" ? call.id : "";
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
     if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, toolName, toolCallId, signal, timeoutMs);
@@ -283,8 +287,8 @@ export class ToolRegistry {
   }
 
   async #settle(call: ToolCall, options: DispatchOptions): Promise<ToolResult> {
-    const toolCallId = typeof call?.id === "string" ? call.id : "";
-    const toolName = typeof call?.name === "string" ? call.name : "";
+    const toolCallId = readTextField(call, "id");
+    const toolName = readTextField(call, "name");
     let repairs: readonly ArgumentRepair[] | undefined;
     try {
       const value = await this.#dispatch(call, options, (made) => {
@@ -297,10 +301,29 @@ export class ToolRegistry {
   }
 
   #unknownTool(name: unknown): UnknownToolError {
-    const shown = typeof name === "string" ? name : String(name);
+    const shown = typeof name === "string" ? name : name === undefined || name === null ? "" : String(name);
     const names = [...this.#tools.keys()];
     return new UnknownToolError(shown, suggestNames(shown, names), names);
   }
+}
+
+/**
+ * A field of a tool call. A call object whose fields cannot be read (a
+ * throwing getter, a revoked proxy) is the model's input too: it must end in
+ * a typed error, never a native one. An unreadable name is no tool's name;
+ * unreadable arguments are not a plain object.
+ */
+function readField(call: ToolCall, field: "name" | "id" | "arguments"): unknown {
+  try {
+    return (call as unknown as Record<string, unknown> | null | undefined)?.[field];
+  } catch {
+    return undefined;
+  }
+}
+
+function readTextField(call: ToolCall, field: "name" | "id"): string {
+  const value = readField(call, field);
+  return typeof value === "string" ? value : "";
 }
 
 function checkDefinition(definition: ToolDefinition): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolCall } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCall } from "../src/index.js";
 import { rejectionOf, toolCall } from "./fixtures.js";
 
 const anything = Type.Object({ value: Type.Unknown() });
@@ -225,5 +225,32 @@ describe("many failing fields", () => {
     const name = "n".repeat(100_000);
     const error = await rejectionOf(registry().dispatch(toolCall(name, {})));
     expect((error as Error).message.length).toBeLessThan(500);
+  });
+});
+
+describe("malformed tool calls", () => {
+  const throwing = new Proxy({}, { get() { throw new Error("trap"); } });
+  const revoked = (() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; })();
+
+  it.each([
+    ["null", null],
+    ["undefined", undefined],
+    ["a string", "read"],
+    ["a call whose every field throws", throwing],
+    ["a revoked proxy", revoked],
+    ["a call without a name", { id: "1", arguments: {} }],
+  ])("rejects %s with UnknownToolError", async (_label, call) => {
+    expect(await rejectionOf(registry().dispatch(call as never))).toBeInstanceOf(UnknownToolError);
+  });
+
+  it("rejects a call whose arguments cannot be read with a validation error", async () => {
+    const call = { type: "tool_call", id: "1", name: "anything", get arguments(): never { throw new Error("trap"); } };
+    expect(await issuesOf(call as unknown as ToolCall)).toEqual(["/: arguments must be a plain object"]);
+  });
+
+  it("gives every malformed call of dispatchAll a failure result, and still resolves", async () => {
+    const results = await registry().dispatchAll([null, throwing, { id: 7, name: "anything", arguments: { value: 1 } }] as never);
+    expect(results.map((result) => result.isError)).toEqual([true, true, false]);
+    expect(results[2]).toMatchObject({ toolCallId: "", toolName: "anything" });
   });
 });
