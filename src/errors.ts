@@ -36,7 +36,7 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   readonly issues: readonly string[];
 
   constructor(toolName: string, issues: readonly string[]) {
-    super(`Invalid arguments for tool ${describeName(toolName)}:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    super([`Invalid arguments for tool ${describeName(toolName)}:`, ...issues.map((issue) => `  - ${issue}`)].join("\n"));
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
   }
@@ -84,25 +84,23 @@ export class ToolTimeoutError extends ToolExecutionError {
   }
 }
 
-/** The caller's `signal` aborted the call; `cause` is the signal's reason. */
-export class ToolAbortedError extends ToolRegistryError {
+/**
+ * The caller's `signal` aborted the call (the handler's `context.signal` was
+ * aborted with it, or the handler never started); `cause` is the signal's reason.
+ * It is a {@link ToolExecutionError}: the tool did not complete.
+ */
+export class ToolAbortedError extends ToolExecutionError {
   override readonly name = "ToolAbortedError";
-  /** The tool whose call was aborted. */
-  readonly toolName: string;
-  /** The id of the aborted tool call. */
-  readonly toolCallId: string;
 
   constructor(toolName: string, toolCallId: string, reason: unknown) {
-    super(`Tool ${describeName(toolName)} was aborted`, { cause: reason });
-    this.toolName = toolName;
-    this.toolCallId = toolCallId;
+    super(toolName, toolCallId, reason, `Tool ${describeName(toolName)} was aborted`);
   }
 }
 
 const MAX_LISTED_TOOLS = 20;
 
 function unknownToolMessage(toolName: string, suggestions: readonly string[], available: readonly string[]): string {
-  const head = `Unknown tool ${describeName(toolName)}.`;
+  const head = toolName === "" ? "The tool call names no tool." : `Unknown tool ${describeName(toolName)}.`;
   if (suggestions.length > 0) return `${head} Did you mean ${suggestions.map(describeName).join(" or ")}?`;
   if (available.length === 0) return `${head} No tools are registered.`;
   const listed = available.slice(0, MAX_LISTED_TOOLS).map(describeName).join(", ");

@@ -1,6 +1,7 @@
 import type { TSchema } from "typebox";
 import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck, repairAndCheck } from "./arguments.js";
 import { ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, type ToolTimeoutError, UnknownToolError } from "./errors.js";
+import { UnguardedContext } from "./context.js";
 import { runGuarded } from "./guarded.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
@@ -71,7 +72,7 @@ export interface RepairReport {
 
 /** Per-tool options of `register`. */
 export interface RegisterOptions {
-  /** Overrides the registry's `timeoutMs` for this tool. */
+  /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
   timeoutMs?: number;
 }
 
@@ -84,9 +85,6 @@ interface RegisteredTool {
 
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-// Handlers of calls with no caller signal and no timeout share this signal, which never aborts.
-const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Tools registered at startup, and the one door a model's tool calls go
@@ -207,8 +205,7 @@ export class ToolRegistry {
       const name = readField(call, "name");
       tool = typeof name === "string" ? this.#tools.get(name) : undefined;
       if (tool === undefined) return Promise.reject(this.#unknownTool(name));
-      const id = readField(call, "id");
-      toolCallId = typeof id === "string" ? id : "";
+      toolCallId = readTextField(call, "id");
       validator = this.#validators.get(tool.name, tool.definition.parameters);
       rawArguments = readField(call, "arguments");
       args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
@@ -248,10 +245,15 @@ export class ToolRegistry {
     const toolName = tool.name;
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-    if (signal !== undefined || timeoutMs !== undefined) return runGuarded(tool.handler, args, toolName, toolCallId, signal, timeoutMs);
+    if (signal !== undefined || (timeoutMs !== undefined && timeoutMs !== Infinity)) {
+      if (signal !== undefined && !(signal instanceof AbortSignal)) {
+        return Promise.reject(new TypeError(`signal must be an AbortSignal, got ${typeof signal}`));
+      }
+      return runGuarded(tool.handler, args, toolName, toolCallId, signal, timeoutMs === Infinity ? undefined : timeoutMs);
+    }
     let result: unknown;
     try {
-      result = tool.handler(args, { toolCallId, toolName, signal: NEVER_ABORTED });
+      result = tool.handler(args, new UnguardedContext(toolCallId, toolName));
     } catch (error) {
       return Promise.reject(new ToolExecutionError(toolName, toolCallId, error));
     }
@@ -266,9 +268,11 @@ export class ToolRegistry {
    * Runs many tool calls, at most `concurrency` at a time, and never rejects
    * for a failed call: each gets a {@link ToolResult}, in input order, failures
    * with `content` written for the model.
-   * @throws TypeError when `concurrency` is not a positive integer or `Infinity`
+   * @throws TypeError when `calls` is not an array, or `concurrency` is not a positive integer or `Infinity`
    */
   async dispatchAll(calls: readonly ToolCall[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
+    if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
+    options ??= {};
     const concurrency = options.concurrency ?? Infinity;
     if (!(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency > 0))) {
       throw new TypeError(`concurrency must be a positive integer or Infinity, got ${String(concurrency)}`);
@@ -321,9 +325,10 @@ function readField(call: ToolCall, field: "name" | "id" | "arguments"): unknown 
   }
 }
 
+/** A call's id or name as text: a string as is, a number (some clients number their calls) as its digits, else "". */
 function readTextField(call: ToolCall, field: "name" | "id"): string {
   const value = readField(call, field);
-  return typeof value === "string" ? value : "";
+  return typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
 }
 
 function checkDefinition(definition: ToolDefinition): string {
@@ -340,13 +345,17 @@ function checkDefinition(definition: ToolDefinition): string {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
   }
   assertSoundSchema(name, parameters);
+  const rootType = (parameters as { type?: unknown }).type;
+  if (rootType !== undefined && rootType !== "object" && !(Array.isArray(rootType) && rootType.includes("object"))) {
+    throw new ToolDefinitionError(name, `parameters must describe an object (type "object"), got type ${JSON.stringify(rootType)}`);
+  }
   return name;
 }
 
 function checkTimeout(option: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!(typeof value === "number" && value > 0 && value <= 2_147_483_647)) {
-    throw new TypeError(`${option} must be a positive number of milliseconds (at most 2147483647), got ${String(value)}`);
+  if (!(typeof value === "number" && value > 0 && (value <= 2_147_483_647 || value === Infinity))) {
+    throw new TypeError(`${option} must be a positive number of milliseconds (at most 2147483647, or Infinity for none), got ${String(value)}`);
   }
   return value;
 }

@@ -1,4 +1,5 @@
-const MAX_NAME_CHARACTERS = 80;
+// Registered names are at most 128 characters and are shown whole; only longer (unknown) names are cut.
+const MAX_NAME_CHARACTERS = 128;
 const MAX_DETAIL_CHARACTERS = 1000;
 
 /**

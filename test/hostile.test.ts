@@ -251,6 +251,6 @@ describe("malformed tool calls", () => {
   it("gives every malformed call of dispatchAll a failure result, and still resolves", async () => {
     const results = await registry().dispatchAll([null, throwing, { id: 7, name: "anything", arguments: { value: 1 } }] as never);
     expect(results.map((result) => result.isError)).toEqual([true, true, false]);
-    expect(results[2]).toMatchObject({ toolCallId: "", toolName: "anything" });
+    expect(results[2]).toMatchObject({ toolCallId: "7", toolName: "anything" });
   });
 });

@@ -358,3 +358,72 @@ describe("timeouts and aborts", () => {
     expect((error as Error).message).toContain("timeoutMs");
   });
 });
+
+describe("edges a new user meets", () => {
+  it("gives each call its own signal, so listeners a handler adds do not pile up", async () => {
+    const signals: AbortSignal[] = [];
+    const registry = registryWithRead((_args, { signal }) => {
+      signals.push(signal);
+      signal.addEventListener("abort", () => undefined);
+    });
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    await registry.dispatch(toolCall("read", { path: "b" }));
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
+  });
+
+  it("shows a registered name of 128 characters whole in messages", async () => {
+    const name = "n".repeat(128);
+    const registry = new ToolRegistry().register({ ...readTool, name }, () => 1);
+    const error = (await rejectionOf(registry.dispatch(toolCall(name, {})))) as Error;
+    expect(error.message.startsWith(`Invalid arguments for tool "${name}":\n`)).toBe(true);
+  });
+
+  it.each([Type.String(), Type.Array(Type.String()), { type: "integer" }])("refuses a root schema that cannot describe an object: %j", (parameters) => {
+    const error = thrownBy(() => new ToolRegistry().register({ name: "root", description: "", parameters: parameters as never }, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as Error).message).toContain('type "object"');
+  });
+
+  it("refuses calls that are not an array, with a TypeError naming them", async () => {
+    for (const calls of [null, {}, new Set(), "calls"]) {
+      const error = await rejectionOf(registryWithRead().dispatchAll(calls as never));
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toContain("calls must be an array");
+    }
+    expect(await registryWithRead().dispatchAll([], null as never)).toEqual([]);
+  });
+
+  it("refuses a signal that is not an AbortSignal before the handler runs", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(readTool, handler);
+    const error = await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }), { signal: {} as AbortSignal }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain("signal must be an AbortSignal");
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("keeps a numeric call id as its digits", async () => {
+    const [result] = await registryWithRead().dispatchAll([{ type: "tool_call", id: 5 as unknown as string, name: "read", arguments: { path: "a" } }]);
+    expect(result?.toolCallId).toBe("5");
+  });
+
+  it("says so when a call names no tool", async () => {
+    const error = (await rejectionOf(registryWithRead().dispatch({ id: "1", arguments: {} } as never))) as UnknownToolError;
+    expect(error.message).toBe('The tool call names no tool. Available tools: "read".');
+  });
+
+  it("lets a tool lift the registry's time limit with timeoutMs Infinity", async () => {
+    const registry = new ToolRegistry({ timeoutMs: 5 }).register(readTool, () => new Promise((resolve) => setTimeout(() => resolve("slow"), 30)), {
+      timeoutMs: Infinity,
+    });
+    expect(await registry.dispatch(toolCall("read", { path: "a" }))).toBe("slow");
+  });
+
+  it("makes an aborted call a ToolExecutionError too: the tool did not complete", async () => {
+    const error = await rejectionOf(registryWithRead().dispatch(toolCall("read", { path: "a" }), { signal: AbortSignal.abort("stop") }));
+    expect(error).toBeInstanceOf(ToolAbortedError);
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as Error).cause).toBe("stop");
+  });
+});
