@@ -92,7 +92,8 @@ describe("createMcpServer: tools/call", () => {
     const error = await rejectionOf(client.callTool({ name: "raed", arguments: {} }));
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toContain('Unknown tool "raed". Did you mean "read"?');
+    expect((error as McpError).message).toBe('MCP error -32602: Unknown tool "raed". Did you mean "read"?');
+    expect((error as McpError).data).toEqual({ toolName: "raed", suggestions: ["read"] });
   });
 
   it("answers a value with no JSON text with isError naming its type", async () => {

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolResult } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolCallContent, type ToolResult } from "../src/index.js";
 import {
   fromOpenAIChat,
   ProviderFormatError,
@@ -9,7 +9,6 @@ import {
   toOpenAIChatToolMessage,
   toOpenAIChatTools,
   ToolNameMap,
-  type ProviderToolCall,
 } from "../src/providers/index.js";
 import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures-providers/replay-server.js";
 import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
@@ -241,6 +240,18 @@ describe("fromOpenAIChat", () => {
     }
   });
 
+  it("leaves very large arguments text unparsed, for dispatch to refuse by the registry's size limit", async () => {
+    const text = JSON.stringify({ city: "x".repeat(2 * 1024 * 1024) });
+    const call = fromOpenAIChat(toolCall(text));
+    expect(call.arguments).toBe(text);
+    const registry = new ToolRegistry({ maxArgumentBytes: 1024 * 1024 }).register(
+      { name: "get_weather", description: "", parameters: Type.Object({ city: Type.String() }) },
+      () => "sunny",
+    );
+    const error = (await rejectionOf(registry.dispatch(call))) as ToolArgumentsValidationError;
+    expect(error.issues).toEqual(["/: arguments must not be larger than 1048576 bytes"]);
+  });
+
   it("maps a provider name back to the registry name with the ToolNameMap the tools were sent with", () => {
     const names = new ToolNameMap(["uber.ride"]);
     const call = fromOpenAIChat({ id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } }, { names });
@@ -252,7 +263,7 @@ describe("fromOpenAIChat", () => {
     const registry = new ToolRegistry();
     const dispatch = (toolCall: ChatCompletionMessageToolCall) => registry.dispatch(fromOpenAIChat(toolCall));
     expectTypeOf(dispatch).returns.toEqualTypeOf<Promise<unknown>>();
-    expectTypeOf(fromOpenAIChat(toolCall("{}"))).toEqualTypeOf<ProviderToolCall>();
+    expectTypeOf(fromOpenAIChat(toolCall("{}"))).toEqualTypeOf<ToolCallContent>();
   });
 });
 

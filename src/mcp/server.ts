@@ -6,7 +6,6 @@ import {
   type Implementation,
   ListToolsRequestSchema,
   type ListToolsResult,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../errors.js";
 import { plainObjectSchema, SchemaProblem } from "../providers/schema.js";
@@ -71,7 +70,7 @@ function listedTool(definition: ToolDefinition): ListToolsResult["tools"][number
     inputSchema = plainObjectSchema(definition.parameters);
   } catch (error) {
     const problem = error instanceof SchemaProblem ? `at ${error.pointer}, ${error.problem}` : "it is nested too deeply";
-    throw new McpError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: ${problem}`);
+    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: ${problem}`);
   }
   return { name: definition.name, description: definition.description, inputSchema: inputSchema as ListToolsResult["tools"][number]["inputSchema"] };
 }
@@ -88,8 +87,17 @@ function successResult(name: string, value: unknown): CallToolResult {
   return result;
 }
 
-function unknownTool(error: UnknownToolError): McpError {
-  return new McpError(ErrorCode.InvalidParams, error.message, { toolName: error.toolName, suggestions: [...error.suggestions] });
+function unknownTool(error: UnknownToolError): Error {
+  return protocolError(ErrorCode.InvalidParams, error.message, { toolName: error.toolName, suggestions: [...error.suggestions] });
+}
+
+/**
+ * An error the SDK sends as a JSON-RPC error with this code, message and data.
+ * (An `McpError` would put "MCP error <code>:" into the message, and the
+ * client's `McpError` would then say it twice.)
+ */
+function protocolError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, data });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -5,26 +5,6 @@ import { ToolNameMap } from "./names.js";
 import { isRecord } from "./schema.js";
 import { dropOptionalNulls } from "./strict.js";
 
-/**
- * A tool call whose arguments text is not a JSON object, kept as the text so
- * that dispatch reports it to the model (`/: arguments must be valid JSON`,
- * or `/: arguments must be a plain object`) instead of this package guessing.
- */
-export interface UnparsedToolCall {
-  type: "tool_call";
-  id: string;
-  name: string;
-  /** The provider's arguments text, exactly as it arrived. */
-  arguments: string;
-}
-
-/**
- * What the OpenAI `from*` functions return: a {@link ToolCallContent} when the
- * arguments text is a JSON object (the normal case), else an
- * {@link UnparsedToolCall}. Both are accepted by `registry.dispatch` and `dispatchAll`.
- */
-export type ProviderToolCall = ToolCallContent | UnparsedToolCall;
-
 /** Options of every `from*` function. */
 export interface FromProviderOptions {
   /** The map the tools were sent with; provider names are turned back into registry names. */
@@ -71,18 +51,26 @@ export function registryName(providerName: string, options: FromProviderOptions 
   return names.fromProviderName(providerName);
 }
 
+// Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.
+const MAX_PARSED_CHARACTERS = 1024 * 1024;
+
 /**
- * A call with OpenAI's arguments text parsed when it is a JSON object, else
- * kept as the text, for dispatch to report. Never throws.
+ * A call with OpenAI's arguments text parsed when it is a JSON object. Text
+ * that is not one (a model cut it short), or that is very large, stays the
+ * text in `arguments`, so that dispatch reports it to the model (`/: arguments
+ * must be valid JSON`) or refuses it by size. Never throws.
  */
-export function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ProviderToolCall {
+export function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ToolCallContent {
+  // The contract types `arguments` as an object; the text kept for dispatch to report is the one exception.
+  const unparsed = (): ToolCallContent => ({ type: "tool_call", id, name, arguments: text as unknown as Record<string, unknown> });
+  if (text.length > MAX_PARSED_CHARACTERS) return unparsed();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { type: "tool_call", id, name, arguments: text };
+    return unparsed();
   }
-  if (!isRecord(parsed)) return { type: "tool_call", id, name, arguments: text };
+  if (!isRecord(parsed)) return unparsed();
   const registry = options?.nullsAsOmitted;
   if (registry !== undefined) {
     if (typeof registry?.get !== "function") throw new TypeError("nullsAsOmitted must be the ToolRegistry the tools were sent from");

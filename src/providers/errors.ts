@@ -65,7 +65,7 @@ export class ProviderFormatError extends ToolRegistryError {
   readonly provider: ProviderName;
 
   constructor(provider: ProviderName, problem: string) {
-    super(`Not a ${provider} tool call: ${problem}`);
+    super(`This is not a tool call in the ${provider} format: ${problem}`);
     this.provider = provider;
   }
 }

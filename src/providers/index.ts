@@ -17,7 +17,7 @@ export { ToolNameMap } from "./names.js";
 export type { ToolNamesOption } from "./names.js";
 export { ProviderNameError, ProviderSchemaError, ProviderFormatError } from "./errors.js";
 export type { ProviderName } from "./errors.js";
-export type { ProviderToolCall, UnparsedToolCall, FromProviderOptions, FromOpenAIOptions } from "./calls.js";
+export type { FromProviderOptions, FromOpenAIOptions } from "./calls.js";
 export type { ToProviderToolsOptions, ToOpenAIToolsOptions } from "./tools.js";
 export { fromBfclFunction, parseJsonLines } from "../json-schema/bfcl.js";
 export type { BfclFunction } from "../json-schema/bfcl.js";

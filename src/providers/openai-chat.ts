@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
-import type { ToolResult } from "../types.js";
+import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromOpenAIOptions, type ProviderToolCall, openAICall, registryName, stringField } from "./calls.js";
+import { field, type FromOpenAIOptions, openAICall, registryName, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
@@ -39,9 +39,10 @@ export interface OpenAIChatToolMessage {
 }
 
 /**
- * Reads a Chat Completions tool call. The arguments text is parsed when it
- * is a JSON object; otherwise it is kept as text, so that dispatch reports
- * it to the model as `/: arguments must be valid JSON` (never a native error).
+ * Reads a Chat Completions tool call into a {@link ToolCallContent}. The
+ * arguments text is parsed when it is a JSON object; text that is not (a
+ * model cut it short) is kept in `arguments` as the text, so that dispatch
+ * reports it to the model as `/: arguments must be valid JSON` (never a native error).
  * @throws ProviderFormatError when `toolCall` is not a function tool call
  * @example
  * ```ts
@@ -49,7 +50,7 @@ export interface OpenAIChatToolMessage {
  * const results = await registry.dispatchAll(calls);
  * ```
  */
-export function fromOpenAIChat(toolCall: OpenAIChatToolCall, options?: FromOpenAIOptions): ProviderToolCall {
+export function fromOpenAIChat(toolCall: OpenAIChatToolCall, options?: FromOpenAIOptions): ToolCallContent {
   const type = field(PROVIDER, toolCall, "type");
   if (type !== "function" && type !== undefined) {
     throw new ProviderFormatError(PROVIDER, '"type" must be "function" (custom tool calls carry free text, not function arguments)');

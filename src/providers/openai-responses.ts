@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
-import type { ToolResult } from "../types.js";
+import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromOpenAIOptions, type ProviderToolCall, openAICall, registryName, stringField } from "./calls.js";
+import { field, type FromOpenAIOptions, openAICall, registryName, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
@@ -43,7 +43,7 @@ export interface OpenAIResponsesOutput {
  * const calls = response.output.flatMap((item) => (item.type === "function_call" ? [fromOpenAIResponses(item)] : []));
  * ```
  */
-export function fromOpenAIResponses(item: OpenAIResponsesFunctionCall, options?: FromOpenAIOptions): ProviderToolCall {
+export function fromOpenAIResponses(item: OpenAIResponsesFunctionCall, options?: FromOpenAIOptions): ToolCallContent {
   if (field(PROVIDER, item, "type") !== "function_call") throw new ProviderFormatError(PROVIDER, '"type" must be "function_call"');
   const id = stringField(PROVIDER, item, "call_id");
   const name = registryName(stringField(PROVIDER, item, "name"), options);
