@@ -56,14 +56,14 @@ function metaSchemaProblems(schema: object): string[] {
 function problemsAgainst(uri: string, schema: object): string[] {
   const meta = metaValidator(uri);
   if (meta.Check(schema)) return [];
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  for (const error of meta.Errors(schema)) {
-    // A failed `anyOf` reports each branch; the first error at a location is the telling one.
-    if (seen.has(error.instancePath)) continue;
-    seen.add(error.instancePath);
-    problems.push(`${error.instancePath || "/"}: ${error.message}`);
-  }
+  // A failed `anyOf` reports each branch: the first error at a location is the telling one.
+  const first = new Map<string, string>();
+  for (const error of meta.Errors(schema)) if (!first.has(error.instancePath)) first.set(error.instancePath, error.message);
+  // A location's failure echoes up to every enclosing one: report only the deepest.
+  const pointers = [...first.keys()];
+  const problems = pointers
+    .filter((pointer) => !pointers.some((other) => other !== pointer && other.startsWith(`${pointer}/`)))
+    .map((pointer) => `${pointer || "/"}: ${first.get(pointer)}`);
   return problems.length > 0 ? problems : ["/: does not match the JSON Schema meta-schema"];
 }
 

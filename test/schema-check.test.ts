@@ -69,3 +69,10 @@ describe("TypeBox's own output", () => {
     await expect(registry.dispatch(toolCall("plot", { point: [1, "2"] }))).rejects.toThrow("/point/1: must be number");
   });
 });
+
+describe("definition error messages", () => {
+  it("name only the deepest location of a problem", () => {
+    const error = registrationError({ type: "object", properties: { a: { type: "string", minLength: "x" } } });
+    expect(error.message).toBe('Invalid definition for tool "tool": its parameters schema is invalid at /properties/a/minLength: must be integer');
+  });
+});
