@@ -7,15 +7,15 @@ import type { ToolContext } from "./types.js";
  * would keep every listener a handler ever added.
  */
 export class UnguardedContext implements ToolContext {
-  #signal: AbortSignal | undefined;
-
   constructor(
     readonly toolCallId: string,
     readonly toolName: string,
   ) {}
 
   get signal(): AbortSignal {
-    this.#signal ??= new AbortController().signal;
-    return this.#signal;
+    const signal = new AbortController().signal;
+    // The first read defines the signal on the instance: later reads see the same one.
+    Object.defineProperty(this, "signal", { value: signal, enumerable: true });
+    return signal;
   }
 }

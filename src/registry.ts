@@ -1,8 +1,16 @@
 import type { TSchema } from "typebox";
 import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck, repairAndCheck } from "./arguments.js";
-import { ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, type ToolTimeoutError, UnknownToolError } from "./errors.js";
+import {
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolRegistryError,
+  type ToolTimeoutError,
+  UnknownToolError,
+} from "./errors.js";
 import { UnguardedContext } from "./context.js";
 import { runGuarded } from "./guarded.js";
+import { ROOT_ISSUES } from "./issues.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
@@ -198,22 +206,27 @@ export class ToolRegistry {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
     let validator: CompiledValidator | undefined;
-    let toolCallId: string;
+    let toolCallId = "";
     let rawArguments: unknown;
     let args: unknown;
     try {
-      const name = readField(call, "name");
+      // Reading a hostile call object (a throwing getter, a revoked proxy) may throw: see the catch.
+      const name = call?.name;
       tool = typeof name === "string" ? this.#tools.get(name) : undefined;
       if (tool === undefined) return Promise.reject(this.#unknownTool(name));
-      toolCallId = readTextField(call, "id");
+      toolCallId = idText(call.id);
       validator = this.#validators.get(tool.name, tool.definition.parameters);
-      rawArguments = readField(call, "arguments");
+      rawArguments = call.arguments;
       args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
     } catch (error) {
+      // Everything above throws typed errors, except reading the call itself: a malformed call is typed here.
+      if (!(error instanceof ToolRegistryError)) {
+        return Promise.reject(tool === undefined ? this.#unknownTool(undefined) : new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
+      }
       if (tool === undefined || validator === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
         return Promise.reject(error);
       }
-      return this.#repairAndRun(tool, validator, toolCallId!, rawArguments, options, error, onRepairs);
+      return this.#repairAndRun(tool, validator, toolCallId, rawArguments, options, error, onRepairs);
     }
     return this.#run(tool, toolCallId, args, options);
   }
@@ -291,8 +304,9 @@ export class ToolRegistry {
   }
 
   async #settle(call: ToolCall, options: DispatchOptions): Promise<ToolResult> {
-    const toolCallId = readTextField(call, "id");
-    const toolName = readTextField(call, "name");
+    const toolCallId = idText(readSafely(call, "id"));
+    const name = readSafely(call, "name");
+    const toolName = typeof name === "string" ? name : "";
     let repairs: readonly ArgumentRepair[] | undefined;
     try {
       const value = await this.#dispatch(call, options, (made) => {
@@ -311,24 +325,18 @@ export class ToolRegistry {
   }
 }
 
-/**
- * A field of a tool call. A call object whose fields cannot be read (a
- * throwing getter, a revoked proxy) is the model's input too: it must end in
- * a typed error, never a native one. An unreadable name is no tool's name;
- * unreadable arguments are not a plain object.
- */
-function readField(call: ToolCall, field: "name" | "id" | "arguments"): unknown {
+/** A call id as text: a string as is, a number (some clients number their calls) as its digits, else "". */
+function idText(id: unknown): string {
+  return typeof id === "string" ? id : typeof id === "number" && Number.isFinite(id) ? String(id) : "";
+}
+
+/** A field of a call for a result: a throwing getter or a revoked proxy reads as nothing. */
+function readSafely(call: ToolCall, field: "name" | "id"): unknown {
   try {
     return (call as unknown as Record<string, unknown> | null | undefined)?.[field];
   } catch {
     return undefined;
   }
-}
-
-/** A call's id or name as text: a string as is, a number (some clients number their calls) as its digits, else "". */
-function readTextField(call: ToolCall, field: "name" | "id"): string {
-  const value = readField(call, field);
-  return typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
 }
 
 function checkDefinition(definition: ToolDefinition): string {

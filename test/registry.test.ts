@@ -362,9 +362,10 @@ describe("timeouts and aborts", () => {
 describe("edges a new user meets", () => {
   it("gives each call its own signal, so listeners a handler adds do not pile up", async () => {
     const signals: AbortSignal[] = [];
-    const registry = registryWithRead((_args, { signal }) => {
-      signals.push(signal);
-      signal.addEventListener("abort", () => undefined);
+    const registry = registryWithRead((_args, context) => {
+      expect(context.signal).toBe(context.signal);
+      signals.push(context.signal);
+      context.signal.addEventListener("abort", () => undefined);
     });
     await registry.dispatch(toolCall("read", { path: "a" }));
     await registry.dispatch(toolCall("read", { path: "b" }));
