@@ -32,4 +32,5 @@ export type {
   DispatchOptions,
   DispatchAllOptions,
   CacheStats,
+  CompileStats,
 } from "./types.js";

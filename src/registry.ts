@@ -18,6 +18,7 @@ import { assertSoundSchema } from "./schema-check.js";
 import { suggestNames } from "./suggest.js";
 import type {
   CacheStats,
+  CompileStats,
   DispatchAllOptions,
   DispatchOptions,
   ToolCall,
@@ -183,9 +184,20 @@ export class ToolRegistry {
     for (const { name, definition } of this.#tools.values()) this.#validators.get(name, definition.parameters);
   }
 
-  /** The validator cache's figures. */
+  /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
   cacheStats(): CacheStats {
     return this.#validators.stats();
+  }
+
+  /**
+   * What compiling has cost: `{ compileMs, codeGeneration, interpreted }`.
+   * `codeGeneration` is false where the runtime forbids it (a
+   * Content-Security-Policy without `unsafe-eval`); validation goes on there,
+   * on TypeBox's slower interpreter (`interpreted` counts such validators)
+   * unless precompiled validators were given.
+   */
+  compileStats(): CompileStats {
+    return this.#validators.compileStats();
   }
 
   /**

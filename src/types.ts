@@ -101,6 +101,10 @@ export interface CacheStats {
   misses: number;
   /** Validators dropped to stay within `max`. */
   evictions: number;
+}
+
+/** What compiling has cost, and how validators run. */
+export interface CompileStats {
   /** Total time spent compiling, in milliseconds. */
   compileMs: number;
   /**

@@ -9,7 +9,7 @@ import { ErrorExplainer } from "./explain.js";
 import { MAX_ISSUES } from "./issues.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
-import type { CacheStats } from "./types.js";
+import type { CacheStats, CompileStats } from "./types.js";
 
 /**
  * The default bound of a validator cache: enough for every tool of a large
@@ -113,7 +113,7 @@ export class ValidatorCache {
     return this.#validators.has(this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys));
   }
 
-  /** The figures: size, bound, hits, misses, evictions, compile time, and code generation. */
+  /** The cache's figures: size, bound, hits, misses and evictions. */
   stats(): CacheStats {
     return {
       size: this.#validators.size,
@@ -121,10 +121,12 @@ export class ValidatorCache {
       hits: this.#hits,
       misses: this.#misses,
       evictions: this.#evictions,
-      compileMs: this.#compileMs,
-      codeGeneration: Environment.CanEvaluate(),
-      interpreted: this.#interpreted,
     };
+  }
+
+  /** What compiling has cost, whether code generation is allowed, and how many validators run interpreted. */
+  compileStats(): CompileStats {
+    return { compileMs: this.#compileMs, codeGeneration: Environment.CanEvaluate(), interpreted: this.#interpreted };
   }
 
   #contentKeyOf(schema: TSchema, memo: WeakMap<object, object | string>): object | string {

@@ -63,5 +63,5 @@ export async function runScenario(options) {
       ? { toolCallId: result.toolCallId, toolName: result.toolName, isError: true, error: result.error?.name, content: result.content }
       : { toolCallId: result.toolCallId, toolName: result.toolName, isError: false, value: result.value },
   );
-  return { outcomes, batch: results, stats: registry.cacheStats() };
+  return { outcomes, batch: results, stats: { ...registry.cacheStats(), ...registry.compileStats() } };
 }

@@ -29,7 +29,7 @@ const outcomes = [];
 for (const args of [{ path: "UPPER" }, { path: "a", offset: -1 }, { offset: 1 }, '{"path":"a","offset":"1"}']) {
   outcomes.push(await registry.dispatch({ type: "tool_call", id: "2", name: "read", arguments: args }).then(() => "accepted", (error) => error.issues));
 }
-console.log(JSON.stringify({ evalBlocked, valid, outcomes, stats: registry.cacheStats() }));
+console.log(JSON.stringify({ evalBlocked, valid, outcomes, stats: { ...registry.cacheStats(), ...registry.compileStats() } }));
 `,
   );
   const output = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", script], { cwd: folder, encoding: "utf8" });

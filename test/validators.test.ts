@@ -61,6 +61,12 @@ describe("the validator cache of a registry", () => {
     expect(registry.cacheStats().evictions).toBeGreaterThan(5);
   });
 
+  it("reports exactly the contract's figures: size, max, hits, misses, evictions", async () => {
+    const registry = new ToolRegistry().register(readTool, () => 1);
+    await registry.dispatch(toolCall("read", { path: "a" }));
+    expect(registry.cacheStats()).toEqual({ size: 1, max: 1024, hits: 0, misses: 1, evictions: 0 });
+  });
+
   it("defaults to a bound of 1024 and accepts Infinity for no bound", () => {
     expect(new ToolRegistry().cacheStats().max).toBe(1024);
     expect(new ToolRegistry({ cacheSize: Infinity }).cacheStats().max).toBe(Infinity);
@@ -73,7 +79,8 @@ describe("the validator cache of a registry", () => {
   it("adds up compile time", async () => {
     const registry = new ToolRegistry().register(readTool, () => 1);
     await registry.dispatch(toolCall("read", { path: "a" }));
-    expect(registry.cacheStats().compileMs).toBeGreaterThan(0);
+    expect(registry.compileStats().compileMs).toBeGreaterThan(0);
+    expect(registry.compileStats()).toMatchObject({ codeGeneration: true, interpreted: 0 });
   });
 });
 
