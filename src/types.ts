@@ -39,7 +39,12 @@ export interface ToolContext {
   toolCallId: string;
   /** The name of the tool being run. */
   toolName: string;
-  /** Aborted when the caller's signal aborts or the call times out; pass it on to I/O. */
+  /**
+   * Aborted when the caller's signal aborts or the call times out; pass it on to I/O.
+   * For a call with neither, it is created on first read (a getter: an
+   * `AbortController` costs microseconds), so `{ ...context }` leaves it out:
+   * pass `context.signal` itself on.
+   */
   signal: AbortSignal;
 }
 
