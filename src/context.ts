@@ -1,21 +1,17 @@
-import type { ToolContext } from "./types.js";
-
 /**
- * The context of a call that has no caller signal and no time limit. Its
- * `signal` never aborts, and is created only if the handler reads it: an
- * `AbortController` costs microseconds, and a signal shared between calls
- * would keep every listener a handler ever added.
+ * The signal of every call that has no caller signal and no time limit: it
+ * can never abort (its controller is not kept). Because it can never fire,
+ * it keeps no listeners: a handler may add one on every call and nothing
+ * accumulates, where a plain shared signal would hold them all forever. It is
+ * still a real `AbortSignal`, for `fetch`, `fs`, `AbortSignal.any` and the rest;
+ * sharing it spares each call an `AbortController`, which costs microseconds.
  */
-export class UnguardedContext implements ToolContext {
-  constructor(
-    readonly toolCallId: string,
-    readonly toolName: string,
-  ) {}
+export const NEVER_ABORTED_SIGNAL: AbortSignal = neverAbortingSignal();
 
-  get signal(): AbortSignal {
-    const signal = new AbortController().signal;
-    // The first read defines the signal on the instance: later reads see the same one.
-    Object.defineProperty(this, "signal", { value: signal, enumerable: true });
-    return signal;
-  }
+function neverAbortingSignal(): AbortSignal {
+  const signal = new AbortController().signal;
+  const ignore = (): void => undefined;
+  Object.defineProperty(signal, "addEventListener", { value: ignore });
+  Object.defineProperty(signal, "removeEventListener", { value: ignore });
+  return signal;
 }

@@ -8,7 +8,7 @@ import {
   type ToolTimeoutError,
   UnknownToolError,
 } from "./errors.js";
-import { UnguardedContext } from "./context.js";
+import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import { runGuarded } from "./guarded.js";
 import { ROOT_ISSUES } from "./issues.js";
 import type { PrecompiledValidators } from "./precompiled.js";
@@ -278,7 +278,7 @@ export class ToolRegistry {
     }
     let result: unknown;
     try {
-      result = tool.handler(args, new UnguardedContext(toolCallId, toolName));
+      result = tool.handler(args, { toolCallId, toolName, signal: NEVER_ABORTED_SIGNAL });
     } catch (error) {
       return Promise.reject(new ToolExecutionError(toolName, toolCallId, error));
     }

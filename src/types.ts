@@ -40,10 +40,9 @@ export interface ToolContext {
   /** The name of the tool being run. */
   toolName: string;
   /**
-   * Aborted when the caller's signal aborts or the call times out; pass it on to I/O.
-   * For a call with neither, it is created on first read (a getter: an
-   * `AbortController` costs microseconds), so `{ ...context }` leaves it out:
-   * pass `context.signal` itself on.
+   * Aborted when the caller's signal aborts or the call times out; pass it on
+   * to I/O. A call with neither gets a shared signal that never aborts (and
+   * keeps no listeners).
    */
   signal: AbortSignal;
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import {
   ToolAbortedError,
@@ -360,17 +361,31 @@ describe("timeouts and aborts", () => {
 });
 
 describe("edges a new user meets", () => {
-  it("gives each call its own signal, so listeners a handler adds do not pile up", async () => {
-    const signals: AbortSignal[] = [];
-    const registry = registryWithRead((_args, context) => {
-      expect(context.signal).toBe(context.signal);
-      signals.push(context.signal);
-      context.signal.addEventListener("abort", () => undefined);
+  it("hands the handler the context { toolCallId, toolName, signal } as a plain object", async () => {
+    const registry = registryWithRead((_args, context) => ({ ...context }));
+    expect(await registry.dispatch(toolCall("read", { path: "a" }, "call_3"))).toEqual({
+      toolCallId: "call_3",
+      toolName: "read",
+      signal: expect.any(AbortSignal),
     });
-    await registry.dispatch(toolCall("read", { path: "a" }));
-    await registry.dispatch(toolCall("read", { path: "b" }));
-    expect(signals[0]).not.toBe(signals[1]);
-    expect(signals.every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
+  });
+
+  it("lets handlers listen on a call's signal without listeners piling up across calls", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    let seen: AbortSignal | undefined;
+    const registry = registryWithRead((_args, { signal }) => {
+      seen = signal;
+      signal.addEventListener("abort", () => undefined);
+      expect(signal.aborted).toBe(false);
+    });
+    for (let call = 0; call < 1000; call++) await registry.dispatch(toolCall("read", { path: "a" }));
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off("warning", onWarning);
+    expect(getEventListeners(seen!, "abort")).toHaveLength(0);
+    expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    expect(AbortSignal.any([seen!]).aborted).toBe(false);
   });
 
   it("shows a registered name of 128 characters whole in messages", async () => {
