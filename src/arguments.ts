@@ -2,6 +2,7 @@ import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import { ToolArgumentsValidationError } from "./errors.js";
 import { ROOT_ISSUES, toIssues } from "./issues.js";
+import { isPlainObject } from "./objects.js";
 import { type ArgumentRepair, repairArguments } from "./repair.js";
 import type { ToolDefinition } from "./types.js";
 import { type CompiledValidator, ValidatorCache } from "./validators.js";
@@ -107,17 +108,6 @@ function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
   }
   return false;
 }
-
-function isPlainObject(value: unknown): value is object {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    const prototype: unknown = Object.getPrototypeOf(value);
-    return prototype === Object.prototype || prototype === null;
-  } catch {
-    return false;
-  }
-}
-
 const sharedValidators = new ValidatorCache();
 
 /**

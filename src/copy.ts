@@ -1,4 +1,5 @@
 import { escapePointerSegment, ROOT_ISSUES } from "./issues.js";
+import { defineOwn } from "./objects.js";
 
 /**
  * The private deep copy of a tool call's arguments.
@@ -100,8 +101,4 @@ function findHole(root: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-function defineOwn(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -1,4 +1,5 @@
 import { escapePointerSegment } from "./issues.js";
+import { defineOwn, isRecord } from "./objects.js";
 
 /**
  * Model-friendly repair of tool arguments: opt-in, unambiguous only, and
@@ -252,12 +253,4 @@ function shallowCopy(object: Schema): Schema {
   const copy: Schema = Object.getPrototypeOf(object) === null ? Object.create(null) : {};
   for (const key of Object.keys(object)) defineOwn(copy, key, object[key]);
   return copy;
-}
-
-function defineOwn(target: Schema, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { defineOwn, isRecord } from "../objects.js";
 import type { ToolDefinition } from "../types.js";
 
 /**
@@ -89,13 +90,4 @@ export function parseJsonLines(text: string): unknown[] {
     }
   }
   return values;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Sets a key as an own data property, so a `__proto__` key stays a key. */
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -8,6 +8,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../errors.js";
+import { isPlainObject } from "../objects.js";
 import { plainObjectSchema, SchemaProblem } from "../providers/schema.js";
 import { notJsonMessage, valueText } from "../providers/result-text.js";
 import type { ToolRegistry } from "../registry.js";
@@ -98,10 +99,4 @@ function unknownTool(error: UnknownToolError): Error {
  */
 function protocolError(code: number, message: string, data?: unknown): Error {
   return Object.assign(new Error(message), { code, data });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

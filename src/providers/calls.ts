@@ -2,7 +2,7 @@ import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent } from "../types.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
 import { ToolNameMap } from "./names.js";
-import { isRecord } from "./schema.js";
+import { isRecord } from "../objects.js";
 import { dropOptionalNulls } from "./strict.js";
 
 /** Options of every `from*` function. */

@@ -4,7 +4,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, type FromProviderOptions, registryName, stringField } from "./calls.js";
 import { GEMINI_NAMES, type ToolNameMap } from "./names.js";
 import { notJsonMessage, valueText } from "./result-text.js";
-import { isRecord } from "./schema.js";
+import { isRecord } from "../objects.js";
 import { providerTools, type ToProviderToolsOptions } from "./tools.js";
 
 const PROVIDER = "Gemini";

@@ -1,5 +1,6 @@
 import type { TSchema } from "typebox";
 import { escapePointerSegment } from "../issues.js";
+import { isRecord } from "../objects.js";
 
 /**
  * Why a schema cannot be sent as asked: the JSON Pointer of the construct
@@ -49,9 +50,4 @@ export function pointerTo(pointer: string, segment: string | number): string {
 /** Shows a pointer as issues do: `/` for the root. */
 export function showPointer(pointer: string): string {
   return pointer === "" ? "/" : pointer;
-}
-
-/** A non-null, non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { describeName } from "../text.js";
-import { isRecord, pointerTo, SchemaProblem, showPointer } from "./schema.js";
+import { isRecord } from "../objects.js";
+import { pointerTo, SchemaProblem, showPointer } from "./schema.js";
 
 /**
  * OpenAI strict mode (Structured Outputs for function calling): the subset of
