@@ -1,5 +1,5 @@
 import { ToolArgumentsValidationError, ToolDefinitionError, ToolRegistryError, UnknownToolError } from "./errors.js";
-import { describeThrown } from "./text.js";
+import { describeName, describeThrown } from "./text.js";
 import type { ToolFailure } from "./types.js";
 
 /**
@@ -12,7 +12,7 @@ export function failureContent(error: unknown): string {
   }
   if (error instanceof UnknownToolError) return `${error.message} Call one of the available tools instead.`;
   // A broken definition is the application's fault; the model can only try another tool.
-  if (error instanceof ToolDefinitionError) return `Tool "${error.toolName}" is unavailable because its definition is invalid.`;
+  if (error instanceof ToolDefinitionError) return `Tool ${describeName(error.toolName)} is unavailable because its definition is invalid.`;
   if (error instanceof ToolRegistryError) return error.message;
   return `Tool call failed: ${describeThrown(error)}`;
 }

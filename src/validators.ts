@@ -108,11 +108,6 @@ export class ValidatorCache {
     return validator;
   }
 
-  /** Whether a validator for `schema` is cached now (does not touch recency or figures). */
-  has(schema: TSchema): boolean {
-    return this.#validators.has(this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys));
-  }
-
   /** The cache's figures: size, bound, hits, misses and evictions. */
   stats(): CacheStats {
     return {
