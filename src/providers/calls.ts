@@ -51,6 +51,25 @@ export function registryName(providerName: string, options: FromProviderOptions 
   return names.fromProviderName(providerName);
 }
 
+/**
+ * The call of an OpenAI function: its `name` and `arguments` text read from
+ * `holder` (the `function` object of a Chat Completions tool call, or a
+ * Responses `function_call` item itself), with the arguments parsed as {@link openAICall} does.
+ * @throws ProviderFormatError when the name or the arguments text is missing
+ */
+export function openAIFunctionCall(
+  provider: ProviderName,
+  id: string,
+  holder: unknown,
+  path: string,
+  options: FromOpenAIOptions | undefined,
+): ToolCallContent {
+  const name = registryName(stringField(provider, holder, "name"), options);
+  const text = field(provider, holder, "arguments");
+  if (typeof text !== "string") throw new ProviderFormatError(provider, `"${path}arguments" must be a string`);
+  return openAICall(id, name, text, options);
+}
+
 // Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.
 const MAX_PARSED_CHARACTERS = 1024 * 1024;
 
@@ -60,7 +79,7 @@ const MAX_PARSED_CHARACTERS = 1024 * 1024;
  * text in `arguments`, so that dispatch reports it to the model (`/: arguments
  * must be valid JSON`) or refuses it by size. Never throws.
  */
-export function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ToolCallContent {
+function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ToolCallContent {
   // The contract types `arguments` as an object; the text kept for dispatch to report is the one exception.
   const unparsed = (): ToolCallContent => ({ type: "tool_call", id, name, arguments: text as unknown as Record<string, unknown> });
   if (text.length > MAX_PARSED_CHARACTERS) return unparsed();

@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromOpenAIOptions, openAICall, registryName, stringField } from "./calls.js";
+import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
@@ -55,12 +55,7 @@ export function fromOpenAIChat(toolCall: OpenAIChatToolCall, options?: FromOpenA
   if (type !== "function" && type !== undefined) {
     throw new ProviderFormatError(PROVIDER, '"type" must be "function" (custom tool calls carry free text, not function arguments)');
   }
-  const id = stringField(PROVIDER, toolCall, "id");
-  const called = field(PROVIDER, toolCall, "function");
-  const name = registryName(stringField(PROVIDER, called, "name"), options);
-  const rawArguments = field(PROVIDER, called, "arguments");
-  if (typeof rawArguments !== "string") throw new ProviderFormatError(PROVIDER, '"function.arguments" must be a string');
-  return openAICall(id, name, rawArguments, options);
+  return openAIFunctionCall(PROVIDER, stringField(PROVIDER, toolCall, "id"), field(PROVIDER, toolCall, "function"), "function.", options);
 }
 
 /**

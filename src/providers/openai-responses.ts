@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromOpenAIOptions, openAICall, registryName, stringField } from "./calls.js";
+import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
@@ -45,11 +45,7 @@ export interface OpenAIResponsesOutput {
  */
 export function fromOpenAIResponses(item: OpenAIResponsesFunctionCall, options?: FromOpenAIOptions): ToolCallContent {
   if (field(PROVIDER, item, "type") !== "function_call") throw new ProviderFormatError(PROVIDER, '"type" must be "function_call"');
-  const id = stringField(PROVIDER, item, "call_id");
-  const name = registryName(stringField(PROVIDER, item, "name"), options);
-  const rawArguments = field(PROVIDER, item, "arguments");
-  if (typeof rawArguments !== "string") throw new ProviderFormatError(PROVIDER, '"arguments" must be a string');
-  return openAICall(id, name, rawArguments, options);
+  return openAIFunctionCall(PROVIDER, stringField(PROVIDER, item, "call_id"), item, "", options);
 }
 
 /**
