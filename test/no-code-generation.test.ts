@@ -44,20 +44,15 @@ const expectedOutcomes = [
 ];
 
 describe("where code generation is forbidden", () => {
-  it("keeps validating with TypeBox's interpreter, and says so in the stats", () => {
-    const result = runWithoutCodeGeneration(false);
+  it.each([
+    ["keeps validating with TypeBox's interpreter, and says so in the stats", false, 1],
+    ["uses precompiled validators instead of the interpreter", true, 0],
+  ])("%s", (_behaviour, usePrecompiled, interpreted) => {
+    const result = runWithoutCodeGeneration(usePrecompiled);
     expect(result.evalBlocked).toBe(true);
     expect(result.valid).toEqual({ path: "a/b.txt", offset: 1 });
     expect(result.outcomes).toEqual(expectedOutcomes);
-    expect(result.stats).toMatchObject({ codeGeneration: false, interpreted: 1 });
-  });
-
-  it("uses precompiled validators instead of the interpreter", () => {
-    const result = runWithoutCodeGeneration(true);
-    expect(result.evalBlocked).toBe(true);
-    expect(result.valid).toEqual({ path: "a/b.txt", offset: 1 });
-    expect(result.outcomes).toEqual(expectedOutcomes);
-    expect(result.stats).toMatchObject({ codeGeneration: false, interpreted: 0 });
+    expect(result.stats).toMatchObject({ codeGeneration: false, interpreted });
   });
 });
 

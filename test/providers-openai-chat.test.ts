@@ -106,17 +106,21 @@ function checkToolsSent(request: RecordedRequest): void {
   demand(tools.every((tool) => tool.type === "function" && tool.function.parameters.type === "object"), "tools must be function tools with object schemas");
 }
 
+/** The two test tools in a registry, the name map and tools sent for them, and an SDK client of the replay server. */
+function agent(origin: string) {
+  const log: CallLog = [];
+  const registry = weatherAndRideRegistry(log);
+  const names = new ToolNameMap(registry);
+  return { log, registry, names, tools: toOpenAIChatTools(registry, { names }), openai: client(origin) };
+}
+
 describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
   it("runs a non-streaming turn's tool calls and sends every result back as a tool message", async () => {
     server = await startReplayServer([
       (request) => (checkToolsSent(request), { json: completionWithToolCalls() }),
       (request) => (checkToolMessages(request), { json: finalCompletion("Paris is at 21 °C and your ride is booked.") }),
     ]);
-    const log: CallLog = [];
-    const registry = weatherAndRideRegistry(log);
-    const names = new ToolNameMap(registry);
-    const tools = toOpenAIChatTools(registry, { names });
-    const openai = client(server.origin);
+    const { log, registry, names, tools, openai } = agent(server.origin);
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
 
     const first = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
@@ -140,11 +144,7 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
       (request) => (checkToolsSent(request), { events: chunksWithToolCalls() }),
       (request) => (checkToolMessages(request), { json: finalCompletion("Done.") }),
     ]);
-    const log: CallLog = [];
-    const registry = weatherAndRideRegistry(log);
-    const names = new ToolNameMap(registry);
-    const tools = toOpenAIChatTools(registry, { names });
-    const openai = client(server.origin);
+    const { log, registry, names, tools, openai } = agent(server.origin);
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
 
     const stream = openai.chat.completions.stream({ model: "gpt-4.1", messages, tools });

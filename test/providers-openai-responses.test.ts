@@ -86,17 +86,22 @@ function checkTools(request: RecordedRequest): void {
   demand(tools[1]?.name === "uber_ride", "the dotted name must be sent mapped");
 }
 
+/** The two test tools in a registry, the name map and tools sent for them, and an SDK client of the replay server. */
+function agent(origin: string) {
+  const log: CallLog = [];
+  const registry = weatherAndRideRegistry(log);
+  const names = new ToolNameMap(registry);
+  const openai = new OpenAI({ apiKey: "test-key", baseURL: `${origin}/v1`, maxRetries: 0 });
+  return { log, registry, names, tools: toOpenAIResponsesTools(registry, { names }), openai };
+}
+
 describe("OpenAI Responses, end to end with the openai SDK", () => {
   it("runs a response's function calls and sends back a function_call_output per call_id", async () => {
     server = await startReplayServer([
       (request) => (checkTools(request), { json: response(FUNCTION_CALLS.map((call) => functionCallItem(call, "completed"))) }),
       (request) => (checkOutputs(request), { json: finalResponse("It is 21 °C in Lisbon.") }),
     ]);
-    const log: CallLog = [];
-    const registry = weatherAndRideRegistry(log);
-    const names = new ToolNameMap(registry);
-    const tools = toOpenAIResponsesTools(registry, { names });
-    const openai = new OpenAI({ apiKey: "test-key", baseURL: `${server.origin}/v1`, maxRetries: 0 });
+    const { log, registry, names, tools, openai } = agent(server.origin);
     let input: ResponseInput = [{ role: "user", content: "Weather in Lisbon, and a ride" }];
 
     const first = await openai.responses.create({ model: "gpt-4.1", input, tools });
@@ -115,11 +120,7 @@ describe("OpenAI Responses, end to end with the openai SDK", () => {
       (request) => (checkTools(request), { events: streamedEvents() }),
       (request) => (checkOutputs(request), { json: finalResponse("Done.") }),
     ]);
-    const log: CallLog = [];
-    const registry = weatherAndRideRegistry(log);
-    const names = new ToolNameMap(registry);
-    const tools = toOpenAIResponsesTools(registry, { names });
-    const openai = new OpenAI({ apiKey: "test-key", baseURL: `${server.origin}/v1`, maxRetries: 0 });
+    const { log, registry, names, tools, openai } = agent(server.origin);
     let input: ResponseInput = [{ role: "user", content: "Weather in Lisbon, and a ride" }];
 
     const stream = openai.responses.stream({ model: "gpt-4.1", input, tools });
