@@ -33,7 +33,7 @@ const TOOL_CALLS = [
 ];
 
 /** A documented `chat.completion` object whose assistant message calls tools. */
-function completionWithToolCalls(): unknown {
+function completionWithToolCalls(toolCalls: ReadonlyArray<{ id: string; name: string; arguments: string }> = TOOL_CALLS): unknown {
   return {
     id: "chatcmpl-1",
     object: "chat.completion",
@@ -47,7 +47,7 @@ function completionWithToolCalls(): unknown {
           content: null,
           refusal: null,
           annotations: [],
-          tool_calls: TOOL_CALLS.map(({ id, name, arguments: args }) => ({ id, type: "function", function: { name, arguments: args } })),
+          tool_calls: toolCalls.map(({ id, name, arguments: args }) => ({ id, type: "function", function: { name, arguments: args } })),
         },
         logprobs: null,
         finish_reason: "tool_calls",
@@ -164,24 +164,7 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
         demand(weather?.function.strict === true, "strict tools must say strict: true");
         demand(JSON.stringify(weather.function.parameters.required) === '["city","unit"]', "strict mode must require every property");
         demand(weather.function.parameters.additionalProperties === false, "strict mode must forbid additional properties");
-        return {
-          json: {
-            ...(completionWithToolCalls() as object),
-            choices: [
-              {
-                index: 0,
-                message: {
-                  role: "assistant",
-                  content: null,
-                  refusal: null,
-                  tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo","unit":null}' } }],
-                },
-                logprobs: null,
-                finish_reason: "tool_calls",
-              },
-            ],
-          },
-        };
+        return { json: completionWithToolCalls([{ id: "call_1", name: "get_weather", arguments: '{"city":"Oslo","unit":null}' }]) };
       },
     ]);
     const log: CallLog = [];
