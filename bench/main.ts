@@ -6,7 +6,7 @@ import { runMemory } from "./memory.js";
 import { runPerCall } from "./per-call.js";
 import { buildPopulation } from "./population.js";
 import { printCacheKey, printCacheSweep, printColdStart, printMachine, printMemory, printPerCall, printSummary, writeResults } from "./report.js";
-import { parseSettings } from "./settings.js";
+import { type BenchSettings, parseSettings, SettingsError } from "./settings.js";
 
 // Run by `npm run bench [-- --quick] [-- --corpus <dir>]`, under node --expose-gc.
 const started = performance.now();
@@ -20,7 +20,14 @@ async function section<T>(name: string, run: () => T | Promise<T>): Promise<T> {
   return result;
 }
 
-const settings = parseSettings(process.argv.slice(2));
+let settings: BenchSettings;
+try {
+  settings = parseSettings(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  console.error(`npm run bench: ${error.message}`);
+  process.exit(2);
+}
 const machine = describeMachine();
 printMachine(machine, settings);
 

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import type { MeasureSettings } from "./measure.js";
 
 /** What a run measures and how long it takes; `--quick` shrinks everything to a smoke run. */
@@ -59,7 +60,7 @@ const USAGE = "usage: npm run bench -- [--quick] [--corpus <BFCL directory>]";
 /**
  * Reads the command line: `--quick` for a smoke run of a few seconds,
  * `--corpus <dir>` to sweep the caches over BFCL's tools instead of generated ones.
- * @throws Error with the usage for an unknown flag or a missing directory
+ * @throws SettingsError with the usage for an unknown flag, or naming a corpus folder that is missing or holds no BFCL files
  */
 export function parseSettings(argv: readonly string[]): BenchSettings {
   let quick = false;
@@ -68,7 +69,20 @@ export function parseSettings(argv: readonly string[]): BenchSettings {
     const flag = argv[index];
     if (flag === "--quick") quick = true;
     else if (flag === "--corpus" && argv[index + 1] !== undefined) corpusDirectory = argv[++index];
-    else throw new Error(`unexpected argument ${JSON.stringify(flag)}\n${USAGE}`);
+    else throw new SettingsError(`unexpected argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
+  if (corpusDirectory !== undefined) checkCorpus(corpusDirectory);
   return { quick, corpusDirectory, ...(quick ? QUICK : FULL) };
+}
+
+/** A command-line mistake: the bench prints its message (one line, no stack) and exits with status 2. */
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+}
+
+function checkCorpus(directory: string): void {
+  if (!existsSync(directory)) throw new SettingsError(`--corpus: no folder at ${directory} (the BFCL corpus is not part of this repository)`);
+  if (!readdirSync(directory).some((file) => /^BFCL_v4_.*\.json$/.test(file))) {
+    throw new SettingsError(`--corpus: ${directory} holds no BFCL_v4_*.json files`);
+  }
 }

@@ -50,11 +50,11 @@ export class ErrorExplainer {
 
   /** The errors of `value` against the schema, with instance paths from the root. */
   explain(value: unknown, limit: number): TLocalizedValidationError[] {
-    if (!this.#decomposable) return Errors(this.#root, value);
+    if (!this.#decomposable) return Errors(this.#root, value).slice(0, limit);
     const errors: TLocalizedValidationError[] = [];
     this.#explain(this.#root, value, "", errors, limit);
     // The decomposition can only miss a failure by a bug; never report "valid" for an invalid value.
-    return errors.length > 0 ? errors : Errors(this.#root, value);
+    return (errors.length > 0 ? errors : Errors(this.#root, value)).slice(0, limit);
   }
 
   #explain(schema: TSchema, value: unknown, pointer: string, errors: TLocalizedValidationError[], limit: number): void {

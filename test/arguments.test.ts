@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseToolArguments, ToolArgumentsValidationError, ToolDefinitionError, Type, validateToolArguments } from "../src/index.js";
-import { readTool, thrownBy } from "./fixtures.js";
+import { readTool, thrownBy } from "./support/fixtures.js";
 
 function issuesOf(run: () => unknown): readonly string[] {
   const error = thrownBy(run);

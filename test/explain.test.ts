@@ -52,9 +52,9 @@ describe("ErrorExplainer", () => {
     expect(new ErrorExplainer(tree).explain(value, 20)).toEqual(Errors(tree, value));
   });
 
-  it("stops at the limit", () => {
+  it("returns no more errors than the limit, however many there are", () => {
     const many = Type.Object({ list: Type.Array(Type.Integer()) });
-    expect(new ErrorExplainer(many).explain({ list: Array.from({ length: 100 }, () => "x") }, 5).length).toBeLessThanOrEqual(5 + 8);
+    expect(new ErrorExplainer(many).explain({ list: Array.from({ length: 100 }, () => "x") }, 5)).toHaveLength(5);
   });
 
   it("explains every invalid value with at least one error, at a pointer TypeBox also reports", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCall } from "../src/index.js";
-import { rejectionOf, toolCall } from "./fixtures.js";
+import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const anything = Type.Object({ value: Type.Unknown() });
 const recursive = Type.Cyclic({ Node: Type.Object({ next: Type.Optional(Type.Ref("Node")) }) }, "Node");

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, validateToolArguments, type Static, type ToolDefinition } from "../src/index.js";
-import { rejectionOf } from "./fixtures.js";
+import { rejectionOf } from "./support/fixtures.js";
 
 // Plain JSON Schema, as MCP servers list it (inputSchema) and OpenAI takes it (function parameters).
 // TypeBox 1.4's Static infers from such a schema written `as const`; register needs no TypeBox types.

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ToolAbortedError, ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, ToolRegistry, Type } from "../src/index.js";
 import { createMcpServer, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
-import { rejectionOf, toolCall } from "./fixtures.js";
+import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 /** A remote registry served over MCP, the runs of its handlers, and an SDK client connected to it. */
 async function remote(): Promise<{ remoteRegistry: ToolRegistry; client: Client; runs: unknown[] }> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { failureContent, ToolRegistry, Type } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
-import { rejectionOf } from "./fixtures.js";
+import { rejectionOf } from "./support/fixtures.js";
 
 const readParameters = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) });
 

@@ -3,9 +3,9 @@ import type { MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@an
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { ToolRegistry, Type, type ToolResult } from "../src/index.js";
 import { fromAnthropic, ProviderFormatError, ProviderNameError, toAnthropicToolResult, toAnthropicTools, ToolNameMap } from "../src/providers/index.js";
-import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures-providers/replay-server.js";
-import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
-import { thrownBy } from "./fixtures.js";
+import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
+import { thrownBy } from "./support/fixtures.js";
 
 let server: ReplayServer | undefined;
 afterEach(async () => {

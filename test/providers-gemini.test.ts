@@ -9,8 +9,8 @@ import {
   toGeminiTools,
   ToolNameMap,
 } from "../src/providers/index.js";
-import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
-import { thrownBy } from "./fixtures.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
+import { thrownBy } from "./support/fixtures.js";
 
 // A documented generateContent response with parallel function calls; Gemini 2.x sends no ids.
 const RESPONSE = {

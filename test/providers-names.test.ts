@@ -10,7 +10,7 @@ import {
   toOpenAIResponsesTools,
   ToolNameMap,
 } from "../src/providers/index.js";
-import { thrownBy } from "./fixtures.js";
+import { thrownBy } from "./support/fixtures.js";
 
 const OPENAI_AND_ANTHROPIC = /^[a-zA-Z0-9_-]{1,64}$/;
 const GEMINI = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;

@@ -10,9 +10,9 @@ import {
   toOpenAIChatTools,
   ToolNameMap,
 } from "../src/providers/index.js";
-import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures-providers/replay-server.js";
-import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
-import { rejectionOf, thrownBy } from "./fixtures.js";
+import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
+import { rejectionOf, thrownBy } from "./support/fixtures.js";
 
 let server: ReplayServer | undefined;
 afterEach(async () => {

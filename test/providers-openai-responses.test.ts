@@ -3,9 +3,9 @@ import type { FunctionTool, ResponseFunctionToolCall, ResponseInput, ResponseInp
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { ToolRegistry, Type, type ToolResult } from "../src/index.js";
 import { fromOpenAIResponses, ProviderFormatError, toOpenAIResponsesOutput, toOpenAIResponsesTools, ToolNameMap } from "../src/providers/index.js";
-import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures-providers/replay-server.js";
-import { type CallLog, weatherAndRideRegistry } from "./fixtures-providers/tools.js";
-import { thrownBy } from "./fixtures.js";
+import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
+import { thrownBy } from "./support/fixtures.js";
 
 let server: ReplayServer | undefined;
 afterEach(async () => {

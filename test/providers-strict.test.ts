@@ -2,7 +2,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { ToolDefinitionError, ToolRegistry, Type, type TSchema } from "../src/index.js";
 import { fromOpenAIChat, fromOpenAIResponses, ProviderSchemaError, toOpenAIChatTools, toOpenAIResponsesTools } from "../src/providers/index.js";
-import { thrownBy } from "./fixtures.js";
+import { thrownBy } from "./support/fixtures.js";
 
 function registryWith(parameters: TSchema, name = "tool"): ToolRegistry {
   return new ToolRegistry().register({ name, description: "", parameters }, () => "ok");

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, type RepairReport } from "../src/index.js";
-import { rejectionOf, toolCall } from "./fixtures.js";
+import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const parameters = Type.Object({
   count: Type.Integer({ minimum: 1 }),

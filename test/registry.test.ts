@@ -12,7 +12,7 @@ import {
   type ToolDefinition,
   type ToolHandler,
 } from "../src/index.js";
-import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./fixtures.js";
+import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 function registryWithRead(handler: ToolHandler<typeof readParameters> = (args) => args): ToolRegistry {
   return new ToolRegistry().register(readTool, handler);

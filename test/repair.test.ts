@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
 import { repairArguments } from "../src/repair.js";
-import { thrownBy } from "./fixtures.js";
+import { thrownBy } from "./support/fixtures.js";
 
 function repaired(schema: TSchema, value: unknown): unknown {
   return repairArguments(schema, value).value;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolDefinitionError, ToolRegistry, Type, type TSchema } from "../src/index.js";
-import { rejectionOf, thrownBy, toolCall } from "./fixtures.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 function registrationError(parameters: unknown): ToolDefinitionError {
   const error = thrownBy(() => new ToolRegistry().register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1));

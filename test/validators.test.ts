@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type, ValidatorCache, type TSchema } from "../src/index.js";
-import { readTool, toolCall } from "./fixtures.js";
+import { readTool, toolCall } from "./support/fixtures.js";
 
 function schemaWithId(id: number): TSchema {
   return Type.Object({ [`field${id}`]: Type.Integer() });

@@ -5,11 +5,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistry } from "../src/index.js";
-import { registerMcpTools } from "../src/mcp/index.js";
-import { rejectionOf, toolCall } from "./fixtures.js";
+import { ToolArgumentsValidationError, ToolRegistry } from "../../src/index.js";
+import { registerMcpTools } from "../../src/mcp/index.js";
+import { rejectionOf, toolCall } from "../support/fixtures.js";
 
-const root = resolve(import.meta.dirname, "..");
+const root = resolve(import.meta.dirname, "..", "..");
 let folder: string;
 let client: Client;
 

@@ -1,4 +1,4 @@
-import { Type, type ToolCall, type ToolDefinition } from "../src/index.js";
+import { Type, type ToolCall, type ToolDefinition } from "../../src/index.js";
 
 /** The seed's example tool: read a file from an offset. */
 export const readParameters = Type.Object({

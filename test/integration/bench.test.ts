@@ -1,21 +1,33 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // A smoke run of the benchmark code (`--quick`): it must run and report, not meet any speed goal.
-const root = resolve(import.meta.dirname, "..");
+const root = resolve(import.meta.dirname, "..", "..");
 
 describe("npm run bench -- --quick", () => {
   it("runs every section, prints the goals and the cache figures, and writes its results", () => {
     execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
-    const output = execFileSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick"], { cwd: root, encoding: "utf8" });
+    // The project's own BFCL-dialect fixtures stand in for the corpus, which a clone does not have.
+    const output = execFileSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick", "--corpus", "test/fixtures/bfcl"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     for (const heading of ["Per-call cost", "Cold start", "Cache sweep", "Cache key", "Memory", "Goals"]) expect(output).toContain(heading);
     expect(output).toMatch(/hit rate/);
     expect(output).toContain("Node v");
+    expect(output).toContain("distinct BFCL tools from test/fixtures/bfcl");
     const resultsFile = join(root, "bench", "results", "results-quick.json");
     expect(existsSync(resultsFile)).toBe(true);
     const results = JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, unknown>;
     expect(Object.keys(results)).toEqual(expect.arrayContaining(["machine"]));
   }, 120_000);
+
+  it("says in one line that a missing corpus folder is missing, without a stack trace", () => {
+    execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
+    const run = spawnSync(process.execPath, ["bench-dist/bench/main.js", "--corpus", "no/such/folder"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe("npm run bench: --corpus: no folder at no/such/folder (the BFCL corpus is not part of this repository)");
+  }, 60_000);
 });

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The packed package, installed into an empty folder, is what a user gets: test that, not src/.
-const root = resolve(import.meta.dirname, "..");
+const root = resolve(import.meta.dirname, "..", "..");
 let folder: string;
 
 function run(command: string, args: string[], cwd: string): string {

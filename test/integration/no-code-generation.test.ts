@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { precompileValidators, Type } from "../src/index.js";
+import { precompileValidators, Type } from "../../src/index.js";
 
 // Node's --disallow-code-generation-from-strings forbids eval and new Function, as a
 // Content-Security-Policy without 'unsafe-eval' does in a browser.
-const root = resolve(import.meta.dirname, "..");
+const root = resolve(import.meta.dirname, "..", "..");
 mkdirSync(join(root, ".test-tmp"), { recursive: true });
 const folder = mkdtempSync(join(root, ".test-tmp", "no-eval-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// The edit-test loop (`npm run test:unit`): every unit test, on source files only. No build, no
+// packed package, no corpus-wide suite; those run in `npm test`.
+export default defineConfig({
+  test: {
+    include: ["test/*.test.ts"],
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
