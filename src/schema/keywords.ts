@@ -1,0 +1,50 @@
+/**
+ * The JSON Schema keywords this library reads, by what their value holds, and the limits every
+ * schema walk shares. One table for the soundness check, the validator's transform, error
+ * explanation, repair, provider conversion and the BFCL loader.
+ */
+
+/** Keywords whose value is one subschema. */
+export const SUBSCHEMA_KEYWORDS = [
+  "additionalItems",
+  "additionalProperties",
+  "contains",
+  "else",
+  "if",
+  "items",
+  "not",
+  "propertyNames",
+  "then",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+] as const;
+
+/** Keywords whose value is a list of subschemas (`items` too, in draft-07's tuple form). */
+export const SUBSCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"] as const;
+
+/** Keywords whose value maps names to subschemas (`dependencies` too, where a value is a schema rather than a list of names). */
+export const SUBSCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "dependencies", "dependentSchemas", "patternProperties", "properties"] as const;
+
+/** Keywords that describe and never constrain: any schema may carry them. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  "$comment",
+  "$schema",
+  "contentEncoding",
+  "contentMediaType",
+  "default",
+  "deprecated",
+  "description",
+  "examples",
+  "readOnly",
+  "title",
+  "writeOnly",
+]);
+
+/** Keywords whose meaning depends on the whole schema document. */
+export const REFERENCE_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
+
+/** The deepest nesting of subschemas any walk follows; deeper schemas are refused at `register`. */
+export const MAX_SCHEMA_DEPTH = 128;
+
+/** The most `$ref`s followed in a row without reaching a schema that constrains anything. */
+export const MAX_REF_HOPS = 64;

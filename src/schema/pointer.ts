@@ -1,0 +1,65 @@
+/**
+ * JSON Pointer (RFC 6901), the one place that encodes and decodes it: for instance paths in
+ * issues, and for `$ref` fragments in schemas. One decoding rule for every `$ref`: the fragment
+ * is percent-decoded (RFC 3986, as a URI fragment), then `~1` becomes `/` and `~0` becomes `~`.
+ */
+
+/** Escapes one segment: `~` as `~0`, `/` as `~1`. */
+export function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Undoes {@link escapeSegment}. */
+export function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** `pointer` with one more segment. */
+export function appendSegment(pointer: string, segment: string | number): string {
+  return `${pointer}/${typeof segment === "number" ? segment : escapeSegment(segment)}`;
+}
+
+/** The segments of a `#/…` reference, decoded; `undefined` when it is not a local pointer or its percent-encoding is broken. */
+export function refSegments(ref: string): string[] | undefined {
+  if (ref === "#") return [];
+  if (!ref.startsWith("#/")) return undefined;
+  const segments: string[] = [];
+  for (const raw of ref.slice(2).split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    segments.push(unescapeSegment(decoded));
+  }
+  return segments;
+}
+
+/** The node at `segments` under `root`, following own properties only (and array indices); `undefined` when there is none. */
+export function resolveSegments(root: unknown, segments: readonly string[]): unknown {
+  let node = root;
+  for (const segment of segments) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+// C0 controls, DEL, C1 controls, line and paragraph separators, and lone surrogates.
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A pointer as shown in text for the model and for logs: `/` for the root, control characters,
+ * line separators and lone surrogates written as `\uXXXX` (so that no key can start a new line
+ * or forge an issue), and each segment cut to `maxSegmentCharacters`.
+ */
+export function displayPointer(pointer: string, maxSegmentCharacters = 64): string {
+  if (pointer === "") return "/";
+  const escaped = pointer.replace(UNSAFE_CHARACTERS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (escaped.length <= maxSegmentCharacters * 2) return escaped;
+  return escaped
+    .split("/")
+    .map((segment) => (segment.length > maxSegmentCharacters ? `${segment.slice(0, maxSegmentCharacters)}…` : segment))
+    .join("/");
+}
