@@ -1,7 +1,7 @@
 import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import { ToolArgumentsValidationError } from "./errors.js";
-import { ROOT_ISSUES, toIssues } from "./issues.js";
+import { ROOT_ISSUES } from "./issues.js";
 import { isPlainObject } from "./objects.js";
 import { type ArgumentRepair, repairArguments } from "./repair.js";
 import type { ToolDefinition } from "./types.js";
@@ -87,11 +87,10 @@ function check(toolName: string, validator: CompiledValidator, value: object): u
 
 function issuesOf(validator: CompiledValidator, value: object): string[] {
   try {
-    const issues = toIssues(validator.Errors(value));
-    // A validator that says "invalid" must never be overruled by an empty error list.
-    return issues.length > 0 ? issues : ["/: arguments do not match the schema"];
-  } catch (error) {
-    return [error instanceof RangeError ? ROOT_ISSUES.tooDeep : "/: arguments do not match the schema"];
+    return validator.explain(value);
+  } catch {
+    // The verdict is the validator's: an explanation that fails still refuses the call.
+    return ["/: arguments do not match the schema"];
   }
 }
 

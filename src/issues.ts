@@ -1,8 +1,10 @@
-import type { TLocalizedValidationError } from "typebox/error";
+import { displayPointer, escapeSegment } from "./schema/pointer.js";
+import type { Issue } from "./validation/explainer.js";
 
 /** The most issues one error lists; the rest are summed up in a last line. */
 export const MAX_ISSUES = 20;
-const MAX_SEGMENT_CHARACTERS = 64;
+/** The most characters all the issues of one error take together; the rest are summed up in a last line. */
+export const MAX_ISSUES_CHARACTERS = 6_000;
 
 /** Issue texts for failures found before the schema is consulted. */
 export const ROOT_ISSUES = {
@@ -13,58 +15,24 @@ export const ROOT_ISSUES = {
 } as const;
 
 /** Escapes one JSON Pointer segment: `~` as `~0`, `/` as `~1` (RFC 6901). */
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** A pointer as shown in an issue: `/` for the root, and overlong segments shortened. */
-function showPointer(pointer: string): string {
-  if (pointer === "") return "/";
-  if (pointer.length <= MAX_SEGMENT_CHARACTERS * 2) return pointer;
-  return pointer
-    .split("/")
-    .map((segment) => (segment.length > MAX_SEGMENT_CHARACTERS ? `${segment.slice(0, MAX_SEGMENT_CHARACTERS)}…` : segment))
-    .join("/");
-}
+export const escapePointerSegment = escapeSegment;
 
 /**
- * Turns TypeBox validation errors into `<JSON Pointer>: <message>` issues.
- * A `required` error becomes one issue per missing property, at that
- * property's own pointer. Messages come from the schema (types, limits,
- * patterns), never from the value.
+ * Issues as the `<JSON Pointer>: <message>` lines of an error: each pointer shown safely
+ * (control characters escaped, overlong segments cut), duplicates dropped, and the list kept
+ * within {@link MAX_ISSUES} lines and {@link MAX_ISSUES_CHARACTERS}, with a last line saying that
+ * more were left out. (Explain with `MAX_ISSUES + 1` to learn whether there are more.)
  */
-export function toIssues(errors: readonly TLocalizedValidationError[]): string[] {
-  const issues = new Set<string>();
-  // Each extra property gets its own issue at its pointer; the parent's summary adds nothing.
-  const namesExtraProperties = errors.some(isExtraProperty);
-  for (const error of errors) {
-    if (namesExtraProperties && error.keyword === "additionalProperties") continue;
-    if (error.keyword === "required") {
-      for (const property of error.params.requiredProperties) {
-        issues.add(`${showPointer(`${error.instancePath}/${escapePointerSegment(property)}`)}: must have required properties ${property}`);
-      }
-    } else {
-      issues.add(`${showPointer(error.instancePath)}: ${messageOf(error)}`);
-    }
+export function issueLines(issues: readonly Issue[]): string[] {
+  const lines = [...new Set(issues.map((issue) => `${displayPointer(issue.pointer)}: ${issue.message}`))];
+  const kept: string[] = [];
+  let characters = 0;
+  for (const line of lines) {
+    if (kept.length === MAX_ISSUES - 1 && lines.length > MAX_ISSUES) break;
+    if (characters + line.length > MAX_ISSUES_CHARACTERS) break;
+    kept.push(line);
+    characters += line.length;
   }
-  return capIssues([...issues]);
-}
-
-/** Keeps at most {@link MAX_ISSUES} issues, replacing the rest with a count. */
-export function capIssues(issues: string[]): string[] {
-  if (issues.length <= MAX_ISSUES) return issues;
-  const kept = issues.slice(0, MAX_ISSUES - 1);
-  kept.push(`/: ${issues.length - kept.length} more issues not shown`);
+  if (kept.length < lines.length) kept.push("/: more issues not shown");
   return kept;
-}
-
-function isExtraProperty(error: TLocalizedValidationError): boolean {
-  return error.keyword === "boolean" && error.schemaPath.endsWith("/additionalProperties");
-}
-
-function messageOf(error: TLocalizedValidationError): string {
-  if (isExtraProperty(error)) return "is not an allowed property";
-  // TypeBox lists the offending property names here: they come from the value, so leave them out.
-  if (error.keyword === "propertyNames") return "property names are invalid";
-  return error.message;
 }

@@ -1,12 +1,11 @@
 import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
 import { Compile } from "typebox/compile";
-import type { TLocalizedValidationError } from "typebox/error";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "./canonical.js";
 import { ToolDefinitionError } from "./errors.js";
-import { ErrorExplainer } from "./explain.js";
-import { MAX_ISSUES } from "./issues.js";
+import { issueLines, MAX_ISSUES } from "./issues.js";
+import { SchemaExplainer } from "./validation/explainer.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
 import type { CacheStats, CompileStats } from "./types.js";
@@ -17,12 +16,21 @@ import type { CacheStats, CompileStats } from "./types.js";
  */
 export const DEFAULT_CACHE_SIZE = 1024;
 
-/** What the registry needs of a compiled validator (a TypeBox `Validator` is one). */
+/** What TypeBox compiles (a TypeBox `Validator`, or a precompiled one). */
+interface TypeBoxValidator {
+  Check(value: unknown): boolean;
+  IsAccelerated(): boolean;
+}
+
+/** One schema's entry in the cache: its compiled check, and the explanation of a failed check. */
 export interface CompiledValidator {
   /** Whether `value` matches the schema. */
   Check(value: unknown): boolean;
-  /** Why `value` does not match (costly: only on the failure path). */
-  Errors(value: unknown): TLocalizedValidationError[];
+  /**
+   * Why `value` does not match, as `<JSON Pointer>: <message>` lines (at most `MAX_ISSUES`, at
+   * least one), at a cost bounded by the value's size. Only for a value `Check` refused.
+   */
+  explain(value: unknown): string[];
   /** Whether `Check` runs generated code (false: TypeBox's slower interpreter). */
   IsAccelerated(): boolean;
 }
@@ -138,10 +146,10 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const compiled: CompiledValidator = precompiled ?? Compile(schema);
+      const compiled: TypeBoxValidator = precompiled ?? Compile(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
-      const validator = withExplainedErrors(compiled, new ErrorExplainer(schema));
-      return namesInheritedProperties(schema) ? new OwnPropertiesValidator(validator) : validator;
+      const explainer = new SchemaExplainer(schema);
+      return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer) : new ValidatorEntry(compiled, explainer);
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
         cause: error,
@@ -152,14 +160,28 @@ export class ValidatorCache {
   }
 }
 
-/**
- * The validator itself, its `Errors` replaced by an {@link ErrorExplainer}'s so
- * that the failure path stays cheap. `Check` stays the validator's own method:
- * no wrapper sits on the hot path.
- */
-function withExplainedErrors(validator: CompiledValidator, explainer: ErrorExplainer): CompiledValidator {
-  Object.defineProperty(validator, "Errors", { value: (value: unknown) => explainer.explain(value, MAX_ISSUES) });
-  return validator;
+/** A compiled TypeBox validator beside its explainer; TypeBox's own object is never modified. */
+class ValidatorEntry implements CompiledValidator {
+  readonly #validator: TypeBoxValidator;
+  readonly #explainer: SchemaExplainer;
+
+  constructor(validator: TypeBoxValidator, explainer: SchemaExplainer) {
+    this.#validator = validator;
+    this.#explainer = explainer;
+  }
+
+  Check(value: unknown): boolean {
+    return this.#validator.Check(value);
+  }
+
+  explain(value: unknown): string[] {
+    // One more than shown, to learn whether there are more.
+    return issueLines(this.#explainer.explain(value, { maxIssues: MAX_ISSUES + 1 }));
+  }
+
+  IsAccelerated(): boolean {
+    return this.#validator.IsAccelerated();
+  }
 }
 
 /**
@@ -167,19 +189,9 @@ function withExplainedErrors(validator: CompiledValidator, explainer: ErrorExpla
  * properties: TypeBox tests presence with `in`, which would otherwise find
  * `toString` or `constructor` on every object.
  */
-class OwnPropertiesValidator implements CompiledValidator {
-  constructor(readonly inner: CompiledValidator) {}
-
-  Check(value: unknown): boolean {
-    return this.inner.Check(withNullPrototypes(value, new Map()));
-  }
-
-  Errors(value: unknown): TLocalizedValidationError[] {
-    return this.inner.Errors(withNullPrototypes(value, new Map()));
-  }
-
-  IsAccelerated(): boolean {
-    return this.inner.IsAccelerated();
+class OwnPropertiesEntry extends ValidatorEntry {
+  override Check(value: unknown): boolean {
+    return super.Check(withNullPrototypes(value, new Map()));
   }
 }
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Compile } from "typebox/compile";
-import { Type } from "../src/index.js";
-import { escapePointerSegment, MAX_ISSUES, toIssues } from "../src/issues.js";
+import { escapePointerSegment, issueLines, MAX_ISSUES, MAX_ISSUES_CHARACTERS } from "../src/issues.js";
 
 describe("escapePointerSegment", () => {
   it("escapes ~ before / so the result decodes back (RFC 6901)", () => {
@@ -11,33 +9,34 @@ describe("escapePointerSegment", () => {
   });
 });
 
-describe("toIssues", () => {
-  it("caps the number of issues and says how many more there were", () => {
-    const properties = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`p${index}`, Type.String()]));
-    const validator = Compile(Type.Object(properties));
-    const issues = toIssues(validator.Errors({}));
-    expect(issues).toHaveLength(MAX_ISSUES);
-    expect(issues.at(-1)).toBe(`/: ${40 - (MAX_ISSUES - 1)} more issues not shown`);
+describe("issueLines", () => {
+  it("keeps at most MAX_ISSUES lines, the last saying that more were left out", () => {
+    const issues = Array.from({ length: MAX_ISSUES + 1 }, (_, index) => ({ pointer: `/p${index}`, message: "must be string" }));
+    const lines = issueLines(issues);
+    expect(lines).toHaveLength(MAX_ISSUES);
+    expect(lines.at(-1)).toBe("/: more issues not shown");
+    expect(issueLines(issues.slice(0, MAX_ISSUES))).toHaveLength(MAX_ISSUES);
   });
 
-  it("does not list the value's property names in a propertyNames message", () => {
-    const validator = Compile(Type.Object({}, { propertyNames: Type.String({ pattern: "^[a-z]+$" }) }));
-    const issues = toIssues(validator.Errors({ BAD_NAME: 1 }));
-    expect(issues).toContain("/: property names are invalid");
-    expect(issues.filter((issue) => issue.startsWith("/:")).join("\n")).not.toContain("BAD_NAME");
+  it("keeps all the lines within MAX_ISSUES_CHARACTERS", () => {
+    const issues = Array.from({ length: MAX_ISSUES }, (_, index) => ({ pointer: `/p${index}`, message: "m".repeat(1_000) }));
+    const lines = issueLines(issues);
+    expect(lines.join("").length).toBeLessThanOrEqual(MAX_ISSUES_CHARACTERS + 100);
+    expect(lines.at(-1)).toBe("/: more issues not shown");
+  });
+
+  it("writes control characters and line separators in a key as escapes, so that no key can start a new issue line", () => {
+    const [line] = issueLines([{ pointer: "/a\n/: forged issue\u2028", message: "is not an allowed property" }]);
+    expect(line).toBe("/a\\u000a/: forged issue\\u2028: is not an allowed property");
+    expect(line).not.toMatch(/[\n\r\u2028\u2029]/);
   });
 
   it("shortens overlong pointer segments", () => {
-    const longKey = "k".repeat(500);
-    const validator = Compile(Type.Object({}, { additionalProperties: false }));
-    const issues = toIssues(validator.Errors({ [longKey]: 1 }));
-    for (const issue of issues) expect(issue.length).toBeLessThan(200);
+    const [line] = issueLines([{ pointer: `/${"k".repeat(500)}`, message: "is not an allowed property" }]);
+    expect(line!.length).toBeLessThan(120);
   });
-});
 
-describe("extra properties", () => {
-  it("are reported one by one at their own pointer, without the parent's summary", () => {
-    const validator = Compile(Type.Object({ a: Type.String() }, { additionalProperties: false }));
-    expect(toIssues(validator.Errors({ a: "x", b: 1, c: 2 }))).toEqual(["/b: is not an allowed property", "/c: is not an allowed property"]);
+  it("drops repeated lines", () => {
+    expect(issueLines([{ pointer: "/a", message: "must be string" }, { pointer: "/a", message: "must be string" }])).toEqual(["/a: must be string"]);
   });
 });

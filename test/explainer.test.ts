@@ -1,0 +1,177 @@
+import fc from "fast-check";
+import { Compile } from "typebox/compile";
+import { describe, expect, it } from "vitest";
+import { Type } from "../src/index.js";
+import { type Issue, SchemaExplainer } from "../src/validation/explainer.js";
+
+const Item = Type.Object({ id: Type.Integer(), qty: Type.Number({ minimum: 0 }), tags: Type.Array(Type.String(), { maxItems: 3 }) });
+const schema = Type.Object({
+  mode: Type.Union([Type.Literal("fast"), Type.Literal("safe")]),
+  color: Type.Optional(Type.String({ enum: ["red", "green"] })),
+  owner: Type.Object({ name: Type.String(), address: Type.Object({ city: Type.String() }) }),
+  items: Type.Array(Item, { minItems: 1 }),
+  labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+  note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+const valid = { mode: "fast", owner: { name: "n", address: { city: "c" } }, items: [{ id: 1, qty: 2, tags: [] }] };
+
+function lines(issues: readonly Issue[]): string[] {
+  return issues.map((issue) => `${issue.pointer || "/"}: ${issue.message}`);
+}
+
+function explain(target: unknown, value: unknown, maxIssues = 20): string[] {
+  return lines(new SchemaExplainer(target).explain(value, { maxIssues }));
+}
+
+describe("SchemaExplainer", () => {
+  it("finds the failures deep inside objects and arrays, at their pointers", () => {
+    const value = structuredClone(valid) as Record<string, any>;
+    value.owner.address.city = 5;
+    value.items.push({ id: 2.5, qty: -1, tags: ["a", 1] });
+    expect(explain(schema, value)).toEqual([
+      "/owner/address/city: must be string",
+      "/items/1/id: must be integer",
+      "/items/1/qty: must be >= 0",
+      "/items/1/tags/1: must be string",
+    ]);
+  });
+
+  it("lists issues in schema order, a missing property where the schema declares it", () => {
+    const add = Type.Object({ a: Type.Integer(), b: Type.Integer() });
+    expect(explain(add, { a: 2.5 })).toEqual(["/a: must be integer", "/b: must have required properties b"]);
+  });
+
+  it("names the allowed values of a union of literals and of an enum", () => {
+    expect(explain(schema, { ...valid, mode: "slow", color: "blue" })).toEqual(['/mode: must be one of "fast", "safe"', '/color: must be one of "red", "green"']);
+  });
+
+  it("says the declared type, not the enum, when a value of the wrong type matches an enum value's text", () => {
+    expect(explain({ type: "object", properties: { flag: { type: "boolean", enum: ["True", "False"] } } }, { flag: "True" })).toEqual(["/flag: must be boolean"]);
+  });
+
+  it("follows references, TypeBox's named ones and JSON Pointer ones with percent-encoding, to the failing node", () => {
+    const tree = Type.Cyclic({ Node: Type.Object({ children: Type.Array(Type.Ref("Node")) }) }, "Node");
+    expect(explain(tree, { children: [{ children: [{ children: 5 }] }] })).toEqual(["/children/0/children/0/children: must be array"]);
+    const spaced = { $defs: { "a b": { type: "integer" } }, type: "object", properties: { n: { $ref: "#/$defs/a%20b" } } };
+    expect(explain(spaced, { n: "x" })).toEqual(["/n: must be integer"]);
+  });
+
+  it("explains the branch of a discriminated union that the object names", () => {
+    const payment = Type.Union([
+      Type.Object({ kind: Type.Literal("card"), last4: Type.String({ pattern: "^[0-9]{4}$" }) }),
+      Type.Object({ kind: Type.Literal("iban"), iban: Type.String({ minLength: 15 }) }),
+    ]);
+    expect(explain(payment, { kind: "iban", iban: "DE00" })).toEqual(["/iban: must not have fewer than 15 characters"]);
+    expect(explain(Type.Union([Type.String(), Type.Integer()]), true)).toEqual(["/: must be either string or integer"]);
+  });
+
+  it("reports a closed object's extra properties one by one, and a propertyNames failure without the names", () => {
+    expect(explain(Type.Object({ a: Type.String() }, { additionalProperties: false }), { a: "x", b: 1, c: 2 })).toEqual([
+      "/b: is not an allowed property",
+      "/c: is not an allowed property",
+    ]);
+    const named = explain(Type.Object({}, { propertyNames: Type.String({ pattern: "^[a-z]+$" }) }), { BAD_NAME: 1 });
+    expect(named).toEqual(['/: property names are invalid (each must be string (pattern "^[a-z]+$"))']);
+  });
+
+  it("judges by own properties only: an inherited member never satisfies required or dependentRequired", () => {
+    const inherited = { type: "object", required: ["toString"], dependentRequired: { a: ["valueOf"] } };
+    expect(explain(inherited, { a: 1 })).toEqual(["/toString: must have required properties toString", "/: must have properties valueOf when property a is present"]);
+  });
+
+  it("compares enum, const and uniqueItems by JSON equality: an array-like object is not an array, 0 equals -0", () => {
+    expect(explain({ enum: [["read", "write"]] }, { 0: "read", 1: "write", length: 2 })).toEqual(['/: must be ["read","write"]']);
+    expect(explain({ type: "array", uniqueItems: true }, [0, -0])).toEqual(["/: must not have duplicate items (item 1 repeats item 0)"]);
+    expect(new SchemaExplainer({ type: "array", uniqueItems: true }).matches(["a", "b", "a\nb"])).toBe(true);
+  });
+
+  it("checks multipleOf exactly in decimal", () => {
+    expect(explain({ type: "number", multipleOf: 0.01 }, 10.00000000005)).toEqual(["/: must be a multiple of 0.01"]);
+    expect(new SchemaExplainer({ type: "number", multipleOf: 0.1 }).matches(0.3)).toBe(true);
+  });
+
+  it("cuts long patterns and long enum values in messages", () => {
+    const pattern = `^${"a".repeat(5000)}$`;
+    const [issue] = explain({ type: "string", pattern }, "b");
+    expect(issue!.length).toBeLessThan(200);
+  });
+
+  it("returns at most the number of issues asked for", () => {
+    const many = Type.Object({ list: Type.Array(Type.Integer()) });
+    expect(explain(many, { list: Array.from({ length: 100 }, () => "x") }, 5)).toHaveLength(5);
+  });
+
+  it("explains a refused value of 80,000 duplicate numbers in linear time", () => {
+    const unique = Type.Object({ ids: Type.Array(Type.Number(), { uniqueItems: true }) });
+    // TypeBox's own explanation copies the duplicate list on every duplicate: minutes for this value.
+    expect(explain(unique, { ids: Array.from({ length: 80_000 }, () => 7) })).toEqual(["/ids: must not have duplicate items (item 1 repeats item 0)"]);
+  });
+
+  it("stops at its step budget, with one generic issue, on a schema that costs many steps per node", () => {
+    // Twenty nested `not`s cost twenty steps per item: more than the budget of a few steps per node.
+    let costly: unknown = { type: "integer" };
+    for (let index = 0; index < 20; index++) costly = { not: costly };
+    const value = [...Array.from({ length: 1000 }, (_, index) => index), "last"];
+    expect(explain({ type: "array", items: { type: "integer" } }, value)).toEqual(["/1000: must be integer"]);
+    expect(lines(new SchemaExplainer({ type: "array", items: costly }).explain(value, { maxIssues: 20, extraSteps: 0 }))).toEqual([
+      "/: arguments do not match the schema",
+    ]);
+  });
+});
+
+describe("SchemaExplainer.matches", () => {
+  // Random schemas from the keywords the explainer models, where TypeBox 1.4 and JSON Schema agree.
+  const leaf = fc.oneof(
+    fc.record({ type: fc.constantFrom("string", "integer", "number", "boolean", "null") }),
+    fc.record({ type: fc.constant("integer"), minimum: fc.integer({ min: -5, max: 5 }), maximum: fc.integer({ min: 0, max: 10 }) }, { requiredKeys: ["type"] }),
+    fc.record({ type: fc.constant("string"), minLength: fc.nat(3), maxLength: fc.nat(6), pattern: fc.constantFrom("^a", "b$", "^[a-c]+$") }, { requiredKeys: ["type"] }),
+    fc.record({ enum: fc.uniqueArray(fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom("a", "b")), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ const: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom("a", "b"), fc.constant(null)) }),
+  );
+  const schemaArbitrary = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf,
+      fc.record(
+        {
+          type: fc.constant("object"),
+          properties: fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node"), { maxKeys: 3 }),
+          required: fc.uniqueArray(fc.constantFrom("a", "b", "c"), { maxLength: 2 }),
+          additionalProperties: fc.oneof(fc.boolean(), tie("node")),
+          minProperties: fc.nat(2),
+        },
+        { requiredKeys: ["type"] },
+      ),
+      fc.record({ type: fc.constant("array"), items: tie("node"), minItems: fc.nat(2), maxItems: fc.nat(4) }, { requiredKeys: ["type"] }),
+      fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ oneOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ allOf: fc.array(tie("node"), { minLength: 1, maxLength: 2 }) }),
+      fc.record({ not: tie("node") }),
+      fc.record({ if: tie("node"), then: tie("node"), else: tie("node") }, { requiredKeys: ["if"] }),
+    ),
+  })).node;
+  const valueArbitrary = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.integer({ min: -6, max: 12 }),
+      fc.constantFrom(0.5, "a", "b", "abc", "bab", "", null, true),
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom("a", "b", "c", "d"), tie("value"), { maxKeys: 4 }),
+    ),
+  })).value;
+
+  it("agrees with TypeBox's compiled Check on random schemas and values, and explains every refusal with an issue of its own", () => {
+    fc.assert(
+      fc.property(schemaArbitrary, fc.array(valueArbitrary, { minLength: 1, maxLength: 8 }), (randomSchema, values) => {
+        const validator = Compile(randomSchema as never);
+        const explainer = new SchemaExplainer(randomSchema);
+        for (const value of values) {
+          const accepted = validator.Check(value);
+          expect({ schema: randomSchema, value, matches: explainer.matches(value) }).toEqual({ schema: randomSchema, value, matches: accepted });
+          if (!accepted) expect(explainer.explain(value, { maxIssues: 20 }).some((issue) => issue.message !== "arguments do not match the schema")).toBe(true);
+        }
+      }),
+      { seed: 20261201, numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
+    );
+  });
+});
