@@ -13,14 +13,20 @@ import { type CompiledValidator, ValidatorCache } from "./validators.js";
  * @throws ToolArgumentsValidationError
  */
 export function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
+  return checkArguments(toolName, validator, privateCopy(toolName, value));
+}
+
+/**
+ * A private deep copy of object arguments, which nobody else holds.
+ * @throws ToolArgumentsValidationError when the value is not a plain object or cannot be copied
+ */
+export function privateCopy(toolName: string, value: unknown): Record<string, unknown> {
   if (!isPlainObject(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
-  let copy: Record<string, unknown>;
   try {
-    copy = copyArguments(value);
+    return copyArguments(value);
   } catch (error) {
     throw new ToolArgumentsValidationError(toolName, [error instanceof CopyRefusal ? error.issue : ROOT_ISSUES.notCloneable]);
   }
-  return check(toolName, validator, copy);
 }
 
 /** The default bound on JSON arguments text: 16 MiB of UTF-8. */
@@ -33,6 +39,15 @@ export const DEFAULT_MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
  * @throws ToolArgumentsValidationError
  */
 export function parseAndCheck(toolName: string, validator: CompiledValidator, text: unknown, maxBytes = DEFAULT_MAX_ARGUMENT_BYTES): unknown {
+  return checkArguments(toolName, validator, parsedArguments(toolName, text, maxBytes));
+}
+
+/**
+ * The arguments object JSON text holds (freshly parsed, so private), read only when the text is
+ * within `maxBytes` of UTF-8.
+ * @throws ToolArgumentsValidationError when the text is too large, not JSON, or not an object
+ */
+export function parsedArguments(toolName: string, text: unknown, maxBytes: number): object {
   let value: unknown;
   try {
     if (typeof text !== "string") throw new TypeError("not text");
@@ -47,25 +62,17 @@ export function parseAndCheck(toolName: string, validator: CompiledValidator, te
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
   }
-  return check(toolName, validator, value);
+  return value;
 }
 
 /**
- * The failure path of an opt-in repair: takes a fresh private value of the
- * arguments (a copy, or a parse of the text), converts what is unambiguous,
- * and checks again.
+ * The failure path of an opt-in repair: converts what is unambiguous in the private value that
+ * failed its check (it passed every gate before the check: size, JSON, copy), and checks again.
  * @returns the repaired value and its repairs, or `undefined` when nothing
  * could be repaired or the repaired value still fails (the original error stands)
  */
-export function repairAndCheck(
-  validator: CompiledValidator,
-  schema: object,
-  raw: unknown,
-): { value: unknown; repairs: ArgumentRepair[] } | undefined {
-  let value: unknown;
+export function repairAndCheck(validator: CompiledValidator, schema: object, value: object): { value: unknown; repairs: ArgumentRepair[] } | undefined {
   try {
-    value = typeof raw === "string" ? JSON.parse(raw) : isPlainObject(raw) ? copyArguments(raw) : undefined;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
     const repaired = repairArguments(schema, value);
     if (repaired.repairs.length === 0 || !validator.Check(repaired.value)) return undefined;
     return repaired;
@@ -74,7 +81,12 @@ export function repairAndCheck(
   }
 }
 
-function check(toolName: string, validator: CompiledValidator, value: object): unknown {
+/**
+ * Checks a private value of the arguments against `validator`.
+ * @returns the value itself
+ * @throws ToolArgumentsValidationError with the issues, when it does not match
+ */
+export function checkArguments(toolName: string, validator: CompiledValidator, value: object): unknown {
   let valid: boolean;
   try {
     valid = validator.Check(value);
@@ -127,5 +139,5 @@ export function validateToolArguments<TParameters extends TSchema>(tool: ToolDef
  * @throws ToolDefinitionError when the schema cannot compile
  */
 export function parseToolArguments<TParameters extends TSchema>(tool: ToolDefinition<TParameters>, json: string): Static<TParameters> {
-  return parseAndCheck(tool.name, sharedValidators.get(tool.name, tool.parameters), json) as Static<TParameters>;
+  return parseAndCheck(tool.name, sharedValidators.get(tool.name, tool.parameters), json, DEFAULT_MAX_ARGUMENT_BYTES) as Static<TParameters>;
 }

@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { copyAndCheck, DEFAULT_MAX_ARGUMENT_BYTES, parseAndCheck, repairAndCheck } from "./arguments.js";
+import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments, privateCopy, repairAndCheck } from "./arguments.js";
 import {
   ToolArgumentsValidationError,
   ToolDefinitionError,
@@ -14,7 +14,9 @@ import { ROOT_ISSUES } from "./issues.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
+import { canonicalJson } from "./canonical.js";
 import { assertSoundSchema } from "./schema-check.js";
+import { snapshotSchema } from "./schema/snapshot.js";
 import { suggestNames } from "./suggest.js";
 import type {
   CacheStats,
@@ -112,6 +114,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  readonly #snapshots = new WeakMap<object, { readonly text: string; readonly snapshot: TSchema }>();
   readonly #validators: ValidatorCache;
   readonly #timeoutMs: number | undefined;
   readonly #maxArgumentBytes: number;
@@ -151,8 +154,30 @@ export class ToolRegistry {
     if (this.#tools.has(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
-    this.#tools.set(name, { name, definition, handler: handler as ToolHandler<TSchema>, timeoutMs });
+    const parameters = this.#snapshotOf(name, definition.parameters);
+    const registered: ToolDefinition = Object.freeze({ ...(definition as ToolDefinition), parameters });
+    this.#tools.set(name, { name, definition: registered, handler: handler as ToolHandler<TSchema>, timeoutMs });
     return this;
+  }
+
+  /**
+   * The private, frozen snapshot of a tool's schema, checked for soundness. Tools registered
+   * with one unchanged schema object share one snapshot, and so one validator.
+   */
+  #snapshotOf(toolName: string, schema: object): TSchema {
+    const text = canonicalJson(schema);
+    const known = this.#snapshots.get(schema);
+    if (known !== undefined && text !== undefined && known.text === text) return known.snapshot;
+    const taken = snapshotSchema(schema);
+    if ("problem" in taken) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${taken.problem.pointer}: ${taken.problem.problem}`);
+    const snapshot = taken.snapshot as TSchema;
+    assertSoundSchema(toolName, snapshot);
+    const rootType = (snapshot as { type?: unknown }).type;
+    if (rootType !== undefined && rootType !== "object" && !(Array.isArray(rootType) && rootType.includes("object"))) {
+      throw new ToolDefinitionError(toolName, `parameters must describe an object (type "object"), got type ${JSON.stringify(rootType)}`);
+    }
+    if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
+    return snapshot;
   }
 
   /** Removes a tool; returns whether it was registered. */
@@ -219,7 +244,7 @@ export class ToolRegistry {
     let tool: RegisteredTool | undefined;
     let validator: CompiledValidator | undefined;
     let toolCallId = "";
-    let rawArguments: unknown;
+    let value: object | undefined;
     let args: unknown;
     try {
       // Reading a hostile call object (a throwing getter, a revoked proxy) may throw: see the catch.
@@ -228,17 +253,19 @@ export class ToolRegistry {
       if (tool === undefined) return Promise.reject(this.#unknownTool(name));
       toolCallId = idText(call.id);
       validator = this.#validators.get(tool.name, tool.definition.parameters);
-      rawArguments = call.arguments;
-      args = typeof rawArguments === "string" ? parseAndCheck(tool.name, validator, rawArguments, this.#maxArgumentBytes) : copyAndCheck(tool.name, validator, rawArguments);
+      const raw = call.arguments;
+      // Every gate (size, JSON, plain object, copy) comes before the check; only a value that passed them may be repaired.
+      value = typeof raw === "string" ? parsedArguments(tool.name, raw, this.#maxArgumentBytes) : privateCopy(tool.name, raw);
+      args = checkArguments(tool.name, validator, value);
     } catch (error) {
       // Everything above throws typed errors, except reading the call itself: a malformed call is typed here.
       if (!(error instanceof ToolRegistryError)) {
         return Promise.reject(tool === undefined ? this.#unknownTool(undefined) : new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
       }
-      if (tool === undefined || validator === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
+      if (tool === undefined || validator === undefined || value === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
         return Promise.reject(error);
       }
-      return this.#repairAndRun(tool, validator, toolCallId, rawArguments, options, error, onRepairs);
+      return this.#repairAndRun(tool, validator, toolCallId, value, options, error, onRepairs);
     }
     return this.#run(tool, toolCallId, args, options);
   }
@@ -248,13 +275,13 @@ export class ToolRegistry {
     tool: RegisteredTool,
     validator: CompiledValidator,
     toolCallId: string,
-    rawArguments: unknown,
+    value: object,
     options: DispatchOptions | undefined,
     error: ToolArgumentsValidationError,
     onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
   ): Promise<unknown> {
     try {
-      const repaired = repairAndCheck(validator, tool.definition.parameters, rawArguments);
+      const repaired = repairAndCheck(validator, tool.definition.parameters, value);
       if (repaired === undefined) return Promise.reject(error);
       const repairs = Object.freeze(repaired.repairs);
       this.#repair!({ toolName: tool.name, toolCallId, repairs });
@@ -363,11 +390,6 @@ function checkDefinition(definition: ToolDefinition): string {
   if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
-  }
-  assertSoundSchema(name, parameters);
-  const rootType = (parameters as { type?: unknown }).type;
-  if (rootType !== undefined && rootType !== "object" && !(Array.isArray(rootType) && rootType.includes("object"))) {
-    throw new ToolDefinitionError(name, `parameters must describe an object (type "object"), got type ${JSON.stringify(rootType)}`);
   }
   return name;
 }

@@ -1,12 +1,20 @@
 import { ToolArgumentsValidationError, ToolDefinitionError, ToolRegistryError, UnknownToolError } from "./errors.js";
-import { describeName, describeThrown } from "./text.js";
+import { cut, describeName, describeThrown } from "./text.js";
 import type { ToolFailure } from "./types.js";
+
+/** The most characters of text about one failed call that reach the model. */
+export const MAX_FAILURE_CONTENT_CHARACTERS = 8_192;
 
 /**
  * Text for the model about a failed call: what went wrong, in words that let
- * it correct the call. Never contains argument values.
+ * it correct the call. Never contains argument values, and never more than
+ * {@link MAX_FAILURE_CONTENT_CHARACTERS} characters.
  */
 export function failureContent(error: unknown): string {
+  return cut(describeFailure(error), MAX_FAILURE_CONTENT_CHARACTERS);
+}
+
+function describeFailure(error: unknown): string {
   if (error instanceof ToolArgumentsValidationError) {
     return `${error.message}\nCorrect the arguments to match the tool's parameters and call it again.`;
   }

@@ -1,7 +1,10 @@
 import { Compile, type Validator } from "typebox/compile";
 import { Meta } from "typebox/schema";
 import { ToolDefinitionError } from "./errors.js";
-import { escapePointerSegment } from "./issues.js";
+import { REFERENCE_KEYWORDS } from "./schema/keywords.js";
+import { appendSegment } from "./schema/pointer.js";
+import { SchemaReferences } from "./schema/references.js";
+import { walkSchema } from "./schema/walk.js";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -26,13 +29,16 @@ function metaValidator(uri: string): Validator {
  * A schema is checked against the meta-schema it declares (`$schema`), or
  * else against 2020-12 and draft-07, so that `{ type: "nonsense" }`
  * (which TypeBox would compile into a validator that accepts everything) is
- * caught; and every `$ref` must resolve inside the schema, since an
- * unresolvable one compiles into a validator that rejects everything.
+ * caught; every `$ref` must resolve inside the schema, since an
+ * unresolvable one compiles into a validator that rejects everything; and no
+ * `$ref` may lead back to itself without descending into the value (`$ref: "#"`
+ * at the root), which no value could ever satisfy.
  */
 export function findSchemaProblems(schema: object): string[] {
   let problems: string[];
   try {
-    problems = metaSchemaProblems(schema).concat(findUnresolvableRefs(schema));
+    problems = metaSchemaProblems(schema);
+    if (problems.length === 0) problems = referenceProblems(schema);
   } catch {
     problems = ["/: cannot be read as a JSON Schema"];
   }
@@ -68,6 +74,7 @@ function problemsAgainst(uri: string, schema: object): string[] {
 }
 
 // Schema objects already found sound: registering and then compiling one checks it once.
+// Registered schemas are private frozen snapshots, so a verdict cannot go stale.
 const soundSchemas = new WeakSet<object>();
 
 /**
@@ -81,57 +88,74 @@ export function assertSoundSchema(toolName: string, schema: object): void {
   soundSchemas.add(schema);
 }
 
-/** Pointers of `$ref`s that point nowhere inside the schema. */
-function findUnresolvableRefs(root: object): string[] {
-  const ids = new Set<string>();
-  const definitions = new Set<string>();
-  const refs: Array<{ ref: string; pointer: string }> = [];
-  walk(root, "", (node, pointer) => {
-    if (typeof node.$id === "string") ids.add(node.$id);
-    if (typeof node.$anchor === "string") ids.add(`#${node.$anchor}`);
-    for (const keyword of ["$defs", "definitions"]) {
-      const container = node[keyword];
-      if (typeof container === "object" && container !== null) for (const key of Object.keys(container)) definitions.add(key);
-    }
-    if (typeof node.$ref === "string") refs.push({ ref: node.$ref, pointer: `${pointer}/$ref` });
-  });
+/** Keywords whose subschemas apply to the very value their schema applies to (no descent into it). */
+const IN_PLACE_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf"] as const;
+const IN_PLACE_KEYWORDS = ["not", "if", "then", "else"] as const;
+
+/**
+ * `$ref`s that resolve to nothing in the document, and `$ref` chains that come back to where
+ * they started without descending into the value (through `$ref`, `allOf`, `anyOf`, `oneOf`,
+ * `not`, `if`/`then`/`else` and `dependentSchemas` only): such a schema loops forever or
+ * refuses everything.
+ */
+function referenceProblems(root: object): string[] {
+  const references = new SchemaReferences(root);
+  const pointers = new Map<object, string>();
   const problems: string[] = [];
-  for (const { ref, pointer } of refs) {
-    if (!resolves(root, ref, ids, definitions)) problems.push(`${pointer}: cannot be resolved inside the schema`);
-  }
-  return problems;
+  const stop = walkSchema(root, (node, pointer) => {
+    pointers.set(node, pointer);
+    for (const keyword of REFERENCE_KEYWORDS) {
+      const ref = node[keyword];
+      if (typeof ref === "string" && references.resolve(ref) === undefined) problems.push(`${appendSegment(pointer, keyword)}: cannot be resolved inside the schema`);
+    }
+  });
+  if (stop !== undefined) return [`${stop.pointer || "/"}: the schema is nested too deeply`];
+  if (problems.length > 0) return problems;
+  const cycle = findInPlaceCycle(pointers, references);
+  return cycle === undefined ? [] : [`${cycle}: refers back to itself without descending into the value`];
 }
 
-function resolves(root: object, ref: string, ids: Set<string>, definitions: Set<string>): boolean {
-  if (ref === "#") return true;
-  if (ref.startsWith("#/")) return resolvePointer(root, ref.slice(1)) !== undefined;
-  // TypeBox's own references name a `$defs` entry or an `$id`.
-  return ids.has(ref) || definitions.has(ref);
+/** The schema nodes applied to the same value as `node`. */
+function inPlaceSuccessors(node: Readonly<Record<string, unknown>>, references: SchemaReferences): unknown[] {
+  const successors: unknown[] = [];
+  for (const keyword of REFERENCE_KEYWORDS) if (typeof node[keyword] === "string") successors.push(references.resolve(node[keyword]));
+  for (const keyword of IN_PLACE_LIST_KEYWORDS) if (Array.isArray(node[keyword])) successors.push(...(node[keyword] as unknown[]));
+  for (const keyword of IN_PLACE_KEYWORDS) if (Object.hasOwn(node, keyword)) successors.push(node[keyword]);
+  const dependent = node.dependentSchemas;
+  if (typeof dependent === "object" && dependent !== null) successors.push(...Object.values(dependent));
+  return successors;
 }
 
-function resolvePointer(root: unknown, pointer: string): unknown {
-  let node: unknown = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
+/** The pointer of a `$ref` on a cycle of in-place applications, or `undefined` when there is none. */
+function findInPlaceCycle(pointers: ReadonlyMap<object, string>, references: SchemaReferences): string | undefined {
+  const done = new Set<object>();
+  for (const start of pointers.keys()) {
+    if (done.has(start)) continue;
+    // Iterative depth-first search: the nodes on the current path are `active`.
+    const active = new Set<object>([start]);
+    const stack: Array<{ node: object; next: unknown[] }> = [{ node: start, next: inPlaceSuccessors(start as Record<string, unknown>, references) }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next.length === 0) {
+        stack.pop();
+        active.delete(top.node);
+        done.add(top.node);
+        continue;
+      }
+      const successor = top.next.pop();
+      if (typeof successor !== "object" || successor === null || done.has(successor)) continue;
+      if (active.has(successor)) {
+        // The first node of the cycle that holds a reference is where to look.
+        const onCycle = stack.slice(stack.findIndex((frame) => frame.node === successor)).map((frame) => frame.node);
+        const holder = onCycle.find((node) => REFERENCE_KEYWORDS.some((keyword) => typeof (node as Record<string, unknown>)[keyword] === "string")) ?? successor;
+        const keyword = REFERENCE_KEYWORDS.find((name) => typeof (holder as Record<string, unknown>)[name] === "string") ?? "$ref";
+        return appendSegment(pointers.get(holder) ?? "", keyword);
+      }
+      active.add(successor);
+      stack.push({ node: successor, next: inPlaceSuccessors(successor as Record<string, unknown>, references) });
+    }
   }
-  return node;
-}
-
-const MAX_WALK_DEPTH = 256;
-
-function walk(root: object, rootPointer: string, visit: (node: Record<string, unknown>, pointer: string) => void): void {
-  const seen = new Set<object>();
-  const pending: Array<[unknown, string, number]> = [[root, rootPointer, 0]];
-  while (pending.length > 0) {
-    const [node, pointer, depth] = pending.pop()!;
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    if (depth > MAX_WALK_DEPTH) throw new RangeError("schema nested too deeply");
-    seen.add(node);
-    if (!Array.isArray(node)) visit(node as Record<string, unknown>, pointer);
-    for (const key of Object.keys(node)) pending.push([(node as Record<string, unknown>)[key], `${pointer}/${escapePointerSegment(key)}`, depth + 1]);
-  }
+  return undefined;
 }
 
 /** `Object.prototype` members, which TypeBox's `in` checks would find on every object. */
@@ -145,14 +169,17 @@ const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  */
 export function namesInheritedProperties(schema: object): boolean {
   let found = false;
-  try {
-    walk(schema, "", (node) => {
-      const properties = node.properties;
-      if (typeof properties === "object" && properties !== null && Object.keys(properties).some((name) => INHERITED_NAMES.has(name))) found = true;
-      if (Array.isArray(node.required) && node.required.some((name) => INHERITED_NAMES.has(name as string))) found = true;
-    });
-  } catch {
-    return true;
-  }
-  return found;
+  const stop = walkSchema(schema, (node) => {
+    const properties = node.properties;
+    if (typeof properties === "object" && properties !== null && Object.keys(properties).some((name) => INHERITED_NAMES.has(name))) found = true;
+    if (Array.isArray(node.required) && node.required.some((name) => INHERITED_NAMES.has(name as string))) found = true;
+    for (const keyword of ["dependentRequired", "dependencies"]) {
+      const dependencies = node[keyword];
+      if (typeof dependencies !== "object" || dependencies === null) continue;
+      for (const [trigger, names] of Object.entries(dependencies)) {
+        if (INHERITED_NAMES.has(trigger) || (Array.isArray(names) && names.some((name) => INHERITED_NAMES.has(name as string)))) found = true;
+      }
+    }
+  });
+  return found || stop !== undefined;
 }

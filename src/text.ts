@@ -1,3 +1,12 @@
+/** `text` cut to `max` characters, with an ellipsis when cut (never splitting a surrogate pair). */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
 // Registered names are at most 128 characters and are shown whole; only longer (unknown) names are cut.
 const MAX_NAME_CHARACTERS = 128;
 const MAX_DETAIL_CHARACTERS = 1000;
@@ -7,8 +16,7 @@ const MAX_DETAIL_CHARACTERS = 1000;
  * and quotes cannot break the message's lines) and a bounded length.
  */
 export function describeName(name: string): string {
-  const shown = name.length > MAX_NAME_CHARACTERS ? `${name.slice(0, MAX_NAME_CHARACTERS)}…` : name;
-  return JSON.stringify(shown);
+  return JSON.stringify(cut(name, MAX_NAME_CHARACTERS));
 }
 
 /** Names the kind of a value without showing it: `string`, `array`, `null`, `Date`. */
@@ -39,5 +47,5 @@ export function describeThrown(thrown: unknown): string {
   } catch {
     detail = "threw an unreadable error";
   }
-  return detail.length > MAX_DETAIL_CHARACTERS ? `${detail.slice(0, MAX_DETAIL_CHARACTERS)}…` : detail;
+  return cut(detail, MAX_DETAIL_CHARACTERS);
 }

@@ -221,6 +221,16 @@ describe("many failing fields", () => {
     expect(error.message).not.toContain(secret);
   });
 
+  it("keeps the text for the model within 8 KB when the schema echoes long patterns in every issue", async () => {
+    const pattern = `^${"a".repeat(5_000)}$`;
+    const properties = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`field${index}`, Type.String({ pattern })]));
+    const patterned = new ToolRegistry().register({ name: "patterned", description: "", parameters: Type.Object(properties) }, () => 1);
+    const args = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`field${index}`, "b"]));
+    const [result] = await patterned.dispatchAll([toolCall("patterned", args)]);
+    expect(result!.isError && result!.content.length).toBeLessThanOrEqual(8_192);
+    expect(result!.isError && result!.content).toContain("/field0: must match pattern");
+  });
+
   it("bounds a hostile tool name in messages", async () => {
     const name = "n".repeat(100_000);
     const error = await rejectionOf(registry().dispatch(toolCall(name, {})));

@@ -23,6 +23,15 @@ describe("model-friendly repair", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("honours maxArgumentBytes: text over the limit is refused, never parsed for repair", async () => {
+    const handler = vi.fn((args: unknown) => args);
+    const registry = new ToolRegistry({ repair: () => undefined, maxArgumentBytes: 1024 }).register({ name: "run", description: "", parameters }, handler);
+    const large = JSON.stringify({ count: "20", label: "x".repeat(4096) });
+    const error = await rejectionOf(registry.dispatch(toolCall("run", large)));
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must not be larger than 1024 bytes"]);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it("converts unambiguous strings, checks again, and reports every repair before the handler runs", async () => {
     const reports: RepairReport[] = [];
     const { registry, handler } = registryWith((report) => reports.push(report));

@@ -64,7 +64,8 @@ describe("ToolRegistry look-ups", () => {
     const write = { name: "write", description: "Write a file", parameters: Type.Object({ path: Type.String(), text: Type.String() }) };
     registry.register(write, () => 1).register(readTool, () => 1);
     expect(registry.has("read")).toBe(true);
-    expect(registry.get("read")).toBe(readTool);
+    expect(registry.get("read")).toEqual(readTool);
+    expect(Object.isFrozen(registry.get("read"))).toBe(true);
     expect(registry.list()).toEqual([write, readTool]);
     expect(registry.unregister("write")).toBe(true);
     expect(registry.unregister("write")).toBe(false);
@@ -175,14 +176,26 @@ describe("ToolRegistry.dispatch", () => {
     }
   });
 
-  it("rejects with a definition error, not a validation error, when the schema cannot compile at first use", async () => {
+  it("checks what was registered: changing the schema object afterwards changes nothing", async () => {
     const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
-    const registry = new ToolRegistry().register({ name: "broken", description: "", parameters }, () => 1);
-    // Schemas are documented as immutable once registered; breaking one anyway must still fail closed.
-    (parameters.properties.code as unknown as { pattern: string }).pattern = "(";
-    const error = await rejectionOf(registry.dispatch(toolCall("broken", { code: "x" })));
-    expect(error).toBeInstanceOf(ToolDefinitionError);
-    expect((error as Error).message).toContain("cannot compile");
+    const registry = new ToolRegistry().register({ name: "guarded", description: "", parameters }, () => 1);
+    // Loosen the caller's object after registering, before and after the first compile.
+    (parameters.properties.code as unknown as { pattern: string }).pattern = ".*";
+    const before = await rejectionOf(registry.dispatch(toolCall("guarded", { code: "1; DROP TABLE" })));
+    (parameters.properties as Record<string, unknown>).code = {};
+    const after = await rejectionOf(registry.dispatch(toolCall("guarded", { code: "1; DROP TABLE" })));
+    expect(before).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(after).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(registry.get("guarded")?.parameters).toEqual(Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) }));
+  });
+
+  it("refuses at register a schema that is not plain data: a cycle or a getter", () => {
+    const cyclic: Record<string, unknown> = { type: "object", properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expect(thrownBy(() => new ToolRegistry().register({ name: "cyclic", description: "", parameters: cyclic }, () => 1))).toBeInstanceOf(ToolDefinitionError);
+    const getter = { type: "object", properties: { get a() { return { type: "string" }; } } };
+    const error = thrownBy(() => new ToolRegistry().register({ name: "getter", description: "", parameters: getter }, () => 1)) as ToolDefinitionError;
+    expect(error.message).toContain("/properties/a: is a getter or setter");
   });
 });
 
@@ -195,13 +208,16 @@ describe("ToolRegistry.compileAll", () => {
   });
 
   it("surfaces a schema that cannot compile at startup", () => {
-    const registry = registryWithRead();
-    const parameters = Type.Object({ code: Type.String({ pattern: "^[a-z]+$" }) });
+    // A precompiled module whose validator for this schema is broken: the compile fails, not a call.
+    const parameters = Type.Object({ code: Type.String() });
+    const key = JSON.stringify({ properties: { code: { type: "string" } }, required: ["code"], type: "object" });
+    const corrupt = { SetExternal: () => { throw new Error("corrupt module"); }, Check: () => true };
+    const registry = new ToolRegistry({ precompiled: { [key]: corrupt } });
     registry.register({ name: "broken", description: "", parameters }, () => 1);
-    (parameters.properties.code as unknown as { pattern: string }).pattern = "(";
     const error = thrownBy(() => registry.compileAll()) as ToolDefinitionError;
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect(error.toolName).toBe("broken");
+    expect(error.message).toContain("cannot compile");
   });
 });
 

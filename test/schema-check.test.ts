@@ -19,6 +19,8 @@ describe("schemas are checked at register, so none fails open", () => {
     ["a $ref to an unknown name", { type: "object", properties: { x: { $ref: "Missing" } } }, "/properties/x/$ref"],
     ["a remote $ref", { $ref: "https://example.com/schema.json" }, "/$ref"],
     ["an invalid pattern", { type: "string", pattern: "(" }, "/pattern"],
+    ["a $ref to the root at the root", { type: "object", $ref: "#" }, "/$ref"],
+    ["two definitions that refer to each other in place", { $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, type: "object", properties: { x: { $ref: "#/$defs/a" } } }, "/$defs/a/$ref"],
   ])("refuses %s, naming the keyword's location", (_label, schema, pointer) => {
     const error = registrationError(schema);
     expect(error.toolName).toBe("tool");
@@ -35,6 +37,18 @@ describe("schemas are checked at register, so none fails open", () => {
     };
     expect(new ToolRegistry().register({ name: "tool", description: "", parameters: schema as TSchema }, () => 1).has("tool")).toBe(true);
     expect(registrationError({ ...schema, properties: { id: { type: "int" } } }).message).toContain("/properties/id/type");
+  });
+
+  it("accepts a recursive $ref that descends into the value, and a percent-encoded one, and validates through them", async () => {
+    const schema = {
+      $defs: { "a node": { type: "object", properties: { next: { $ref: "#/$defs/a%20node" }, n: { type: "integer" } } } },
+      type: "object",
+      properties: { head: { $ref: "#/$defs/a%20node" } },
+    };
+    const registry = new ToolRegistry().register({ name: "list", description: "", parameters: schema as TSchema }, () => "ok");
+    expect(await registry.dispatch(toolCall("list", { head: { n: 1, next: { n: 2 } } }))).toBe("ok");
+    const error = (await rejectionOf(registry.dispatch(toolCall("list", { head: { n: 1, next: { n: "2" } } })))) as { issues: string[] };
+    expect(error.issues).toEqual(["/head/next/n: must be integer"]);
   });
 
   it("accepts TypeBox's own references", async () => {

@@ -112,6 +112,24 @@ describe("ValidatorCache with the content key", () => {
     expect(cache.stats().misses).toBe(2);
   });
 
+  it("keeps apart schemas that differ only by a property set to undefined", () => {
+    const cache = new ValidatorCache(16, { key: "content" });
+    const nothing = cache.get("a", { type: "object", properties: { x: { const: undefined } } } as TSchema);
+    const anything = cache.get("b", { type: "object", properties: { x: {} } } as TSchema);
+    expect(anything.Check({ x: 1 })).toBe(true);
+    expect(nothing.Check({ x: 1 })).toBe(false);
+    expect(cache.stats().misses).toBe(2);
+  });
+
+  it("never shares a validator between a refined schema and the same schema without its refinement", () => {
+    const cache = new ValidatorCache(16, { key: "content" });
+    const refined = cache.get("a", Type.Object({ x: Type.Refine(Type.String(), (text) => text.length > 3) }));
+    const plain = cache.get("b", Type.Object({ x: Type.String() }));
+    expect(plain.Check({ x: "ab" })).toBe(true);
+    expect(refined.Check({ x: "ab" })).toBe(false);
+    expect(cache.stats().misses).toBe(2);
+  });
+
   it("is what a registry uses with cacheKey \"content\"", async () => {
     const registry = new ToolRegistry({ cacheKey: "content" })
       .register(readTool, () => 1)

@@ -42,6 +42,8 @@ interface ProxyTool {
   readonly client: McpToolClient;
   readonly prefix: string;
   readonly definition: ToolDefinition;
+  /** What the registry holds for it once registered (its own frozen copy), to tell whether it is still ours. */
+  registered?: ToolDefinition | undefined;
   readonly handler: ToolHandler;
   readonly registerOptions: RegisterOptions;
 }
@@ -92,7 +94,7 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
 
   const owned = proxiesOf(registry);
   // Forget proxies replaced or removed by hand since: they are no longer this package's to manage.
-  for (const [name, proxy] of owned) if (registry.get(name) !== proxy.definition) owned.delete(name);
+  for (const [name, proxy] of owned) if (registry.get(name) !== proxy.registered) owned.delete(name);
   const previous = new Map([...owned].filter(([, proxy]) => proxy.client === client && proxy.prefix === prefix));
   const registerOptions: RegisterOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const next = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
@@ -112,7 +114,7 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
     unregister: () => {
       let removed = 0;
       for (const proxy of next) {
-        if (registry.get(proxy.definition.name) !== proxy.definition) continue;
+        if (registry.get(proxy.definition.name) !== proxy.registered) continue;
         registry.unregister(proxy.definition.name);
         owned.delete(proxy.definition.name);
         removed++;
@@ -161,11 +163,15 @@ function replace(registry: ToolRegistry, previous: Map<string, ProxyTool>, next:
   try {
     for (const proxy of next) {
       registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
+      proxy.registered = registry.get(proxy.definition.name);
       registered.push(proxy.definition.name);
     }
   } catch (error) {
     for (const name of registered) registry.unregister(name);
-    for (const proxy of previous.values()) registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
+    for (const proxy of previous.values()) {
+      registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
+      proxy.registered = registry.get(proxy.definition.name);
+    }
     throw error;
   }
 }

@@ -2,8 +2,8 @@ import { Format } from "typebox/format";
 import { jsonEqual, jsonKey } from "../schema/equality.js";
 import { MAX_REF_HOPS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
-import { appendSegment, refSegments, resolveSegments } from "../schema/pointer.js";
-import { walkSchema } from "../schema/walk.js";
+import { appendSegment } from "../schema/pointer.js";
+import { SchemaReferences } from "../schema/references.js";
 import { describeAllowed, describeSchemaFragment, describeTypes } from "./shapes.js";
 
 /** One reason a value fails its schema: where (a raw JSON Pointer into the arguments) and what is expected there. */
@@ -76,22 +76,11 @@ class Walk {
  */
 export class SchemaExplainer {
   readonly #root: unknown;
-  /** Subschemas by `$id` and by `#anchor`, and every `$defs`/`definitions` entry by name (TypeBox's `$ref: "Node"`). */
-  readonly #targets = new Map<string, unknown>();
+  readonly #references: SchemaReferences;
 
   constructor(root: unknown) {
     this.#root = root;
-    const names = new Map<string, unknown>();
-    walkSchema(root, (node) => {
-      if (typeof node.$id === "string" && !this.#targets.has(node.$id)) this.#targets.set(node.$id, node);
-      if (typeof node.$anchor === "string" && !this.#targets.has(`#${node.$anchor}`)) this.#targets.set(`#${node.$anchor}`, node);
-      for (const keyword of ["$defs", "definitions"]) {
-        const definitions = node[keyword];
-        if (!isObject(definitions)) continue;
-        for (const name of Object.keys(definitions)) if (!names.has(name)) names.set(name, definitions[name]);
-      }
-    });
-    for (const [name, definition] of names) if (!this.#targets.has(name)) this.#targets.set(name, definition);
+    this.#references = new SchemaReferences(root);
   }
 
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
@@ -155,17 +144,11 @@ export class SchemaExplainer {
     for (const keyword of REFERENCE_KEYWORDS) {
       const ref = schema[keyword];
       if (typeof ref !== "string") continue;
-      const target = this.#resolve(ref);
+      const target = this.#references.resolve(ref);
       if (target === undefined || hops >= MAX_REF_HOPS) return fail(walk, mode, "does not match the schema");
       if (!this.#visit(target, value, hops + 1, walk, mode)) return false;
     }
     return true;
-  }
-
-  #resolve(ref: string): unknown {
-    const segments = refSegments(ref);
-    if (segments !== undefined) return resolveSegments(this.#root, segments);
-    return this.#targets.get(ref);
   }
 
   #visitArray(schema: Schema, array: readonly unknown[], walk: Walk, mode: Mode): boolean {

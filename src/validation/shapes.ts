@@ -1,3 +1,5 @@
+import { cut } from "../text.js";
+
 /**
  * Short descriptions of what a schema expects, for issue messages: written from the schema
  * (never from the arguments) and bounded in length, so that a long `pattern` or a huge `enum`
@@ -8,15 +10,6 @@
 const MAX_LISTED_VALUES = 12;
 /** The longest text of one allowed value or schema fragment. */
 const MAX_FRAGMENT_CHARACTERS = 100;
-
-/** `text` cut to `max` characters, with an ellipsis when cut (never splitting a surrogate pair). */
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
 
 /** `string`, `either string or null`: the JSON type names of a `type` keyword. */
 export function describeTypes(types: readonly unknown[]): string {
