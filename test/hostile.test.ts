@@ -231,6 +231,16 @@ describe("many failing fields", () => {
     expect(result!.isError && result!.content).toContain("/field0: must match pattern");
   });
 
+  it("reports 200,000 unknown keys as properties that are not allowed, not as deep nesting", async () => {
+    const closed = new ToolRegistry().register({ name: "closed", description: "", parameters: Type.Object({ a: Type.String() }, { additionalProperties: false }) }, () => 1);
+    const args: Record<string, unknown> = { a: "x" };
+    for (let index = 0; index < 200_000; index++) args[`k${index}`] = 1;
+    const error = (await rejectionOf(closed.dispatch(toolCall("closed", args)))) as ToolArgumentsValidationError;
+    expect(error.issues[0]).toBe("/k0: is not an allowed property");
+    expect(error.issues).toHaveLength(20);
+    expect(error.issues.at(-1)).toBe("/: more issues not shown");
+  });
+
   it("bounds a hostile tool name in messages", async () => {
     const name = "n".repeat(100_000);
     const error = await rejectionOf(registry().dispatch(toolCall(name, {})));

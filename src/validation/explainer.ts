@@ -1,9 +1,10 @@
 import { Format } from "typebox/format";
 import { jsonEqual, jsonKey } from "../schema/equality.js";
-import { MAX_REF_HOPS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
+import { MAX_REF_HOPS } from "../schema/keywords.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { appendSegment } from "../schema/pointer.js";
 import { SchemaReferences } from "../schema/references.js";
+import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan, typeTest } from "./plan.js";
 import { describeAllowed, describeSchemaFragment, describeTypes } from "./shapes.js";
 
 /** One reason a value fails its schema: where (a raw JSON Pointer into the arguments) and what is expected there. */
@@ -27,12 +28,18 @@ export const MAX_EXPLAINED_DEPTH = 256;
 const STEPS_PER_NODE = 4;
 
 type Schema = Readonly<Record<string, unknown>>;
-type Mode = "explain" | "test";
+/** Explain (report every failure) or test (decide at the first failure, report nothing). */
+type Mode = 0 | 1;
+const EXPLAIN: Mode = 0;
+const TEST: Mode = 1;
 
 /** Thrown inside a walk to end it: the issue list is full, or the step budget is spent. */
 class WalkEnd extends Error {
   override readonly name = "WalkEnd";
 }
+
+// One instance, thrown again and again: ending a walk costs no stack trace.
+const WALK_END = new WalkEnd("the walk ended");
 
 /** The state of one explanation: where it is in the value, what it found, what it may still do. */
 class Walk {
@@ -46,7 +53,13 @@ class Walk {
   ) {}
 
   step(): void {
-    if (--this.steps < 0) throw new WalkEnd("step budget spent");
+    if (--this.steps < 0) throw WALK_END;
+  }
+
+  /** Reports an issue at the current path, or at its `child`; always false, for `valid = walk.fail(…)`. */
+  fail(message: string, child?: string | number): false {
+    this.report(message, child);
+    return false;
   }
 
   /** Reports an issue at the current path, or at its `child`. */
@@ -55,15 +68,16 @@ class Walk {
     for (const segment of this.path) pointer = appendSegment(pointer, segment);
     if (child !== undefined) pointer = appendSegment(pointer, child);
     this.issues.push({ pointer, message });
-    if (this.issues.length >= this.maxIssues) throw new WalkEnd("issue list full");
+    if (this.issues.length >= this.maxIssues) throw WALK_END;
   }
 }
 
 /**
  * Finds why a value fails a JSON Schema, at a cost bounded by the value's size: one walk down
  * the schema and the value together, in schema order, that stops once it holds `maxIssues`
- * issues or has spent its step budget (about two steps per node of the value). It never asks
- * TypeBox's `Errors()`, whose cost can be quadratic or walk the whole value per failure.
+ * issues or has spent its step budget (a few steps per node of the value). It never asks
+ * TypeBox's `Errors()`, whose cost can be quadratic or walk the whole value per failure. Each
+ * schema node is read once into a {@link NodePlan}; visits then touch only the keywords it has.
  *
  * It explains and never decides: the compiled validator's verdict is final, and an explanation
  * that finds nothing (a budget spent, a keyword it does not model) gives one generic issue. Its
@@ -76,18 +90,18 @@ class Walk {
  */
 export class SchemaExplainer {
   readonly #root: unknown;
-  readonly #references: SchemaReferences;
+  readonly #plans: PlanBook;
 
   constructor(root: unknown) {
     this.#root = root;
-    this.#references = new SchemaReferences(root);
+    this.#plans = new PlanBook(new SchemaReferences(root), patternTester);
   }
 
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
   explain(value: unknown, limits: ExplainLimits): Issue[] {
     const walk = new Walk(Math.max(1, limits.maxIssues), STEPS_PER_NODE * countNodes(value) + (limits.extraSteps ?? 10_000));
     try {
-      this.#visit(this.#root, value, 0, walk, "explain");
+      this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
     } catch (error) {
       if (!(error instanceof WalkEnd)) throw error;
     }
@@ -100,7 +114,7 @@ export class SchemaExplainer {
    */
   matches(value: unknown, extraSteps = 10_000): boolean | undefined {
     try {
-      return this.#visit(this.#root, value, 0, new Walk(1, STEPS_PER_NODE * countNodes(value) + extraSteps), "test");
+      return this.#visit(this.#plans.of(this.#root), value, 0, new Walk(1, STEPS_PER_NODE * countNodes(value) + extraSteps), TEST);
     } catch (error) {
       if (error instanceof WalkEnd) return undefined;
       throw error;
@@ -108,281 +122,242 @@ export class SchemaExplainer {
   }
 
   /**
-   * Whether `value` matches `schema`. In `explain` mode each failure is reported and the walk
-   * goes on; in `test` mode nothing is reported and the first failure decides.
+   * Whether `value` matches the node. In explain mode each failure is reported and the walk goes
+   * on; in test mode nothing is reported and the first failure decides.
    */
-  #visit(schema: unknown, value: unknown, hops: number, walk: Walk, mode: Mode): boolean {
+  #visit(plan: NodePlan, value: unknown, hops: number, walk: Walk, mode: Mode): boolean {
     walk.step();
-    if (schema === true) return true;
-    if (schema === false) return fail(walk, mode, "is not allowed");
-    if (!isObject(schema)) return true;
+    if (plan.typeOnly) {
+      if (plan.typeTest!(value)) return true;
+      return mode === TEST ? false : walk.fail(`must be ${describeTypes(plan.types!)}`);
+    }
+    if (plan.acceptsAll) return true;
+    if (plan.rejectsAll) return fail(walk, mode, "is not allowed");
     if (walk.path.length > MAX_EXPLAINED_DEPTH) return fail(walk, mode, "does not match the schema (nested too deeply to explain)");
-    // Each group of keywords goes on after a failure in explain mode, and decides at once in test mode.
-    let valid = this.#visitReferences(schema, value, hops, walk, mode);
-    if (!valid && mode === "test") return false;
-    valid = visitValueKeywords(schema, value, walk, mode) && valid;
-    if (!valid && mode === "test") return false;
-    if (Array.isArray(value)) valid = this.#visitArray(schema, value, walk, mode) && valid;
-    else if (typeof value === "object" && value !== null) valid = this.#visitObject(schema, value as Readonly<Record<string, unknown>>, walk, mode) && valid;
-    else if (typeof value === "string") valid = visitString(schema, value, walk, mode) && valid;
-    else if (typeof value === "number") valid = visitNumber(schema, value, walk, mode) && valid;
-    if (!valid && mode === "test") return false;
-    return this.#visitApplicators(schema, value, walk, mode) && valid;
+    let valid = true;
+    for (const target of plan.references) {
+      if (target === undefined || hops >= MAX_REF_HOPS) valid = fail(walk, mode, "does not match the schema");
+      else valid = this.#visit(this.#plans.of(target), value, hops + 1, walk, mode) && valid;
+      if (!valid && mode === TEST) return false;
+    }
+    if (plan.typeTest !== undefined && !plan.typeTest(value)) {
+      if (mode === TEST) return false;
+      valid = walk.fail(`must be ${describeTypes(plan.types!)}`);
+    }
+    if (plan.hasConst && !jsonEqual(value, plan.constValue)) {
+      if (mode === TEST) return false;
+      valid = walk.fail(describeAllowed([plan.constValue]));
+    }
+    if (plan.enumKeys !== undefined && !plan.enumKeys.has(jsonKey(value))) {
+      if (mode === TEST) return false;
+      valid = walk.fail(describeAllowed(plan.enumValues!));
+    }
+    for (const refinement of plan.refinements) {
+      if (!refinement(value)) {
+        valid = fail(walk, mode, "does not pass the schema's refinement");
+        if (mode === TEST) return false;
+      }
+    }
+    if (typeof value === "object" && value !== null) {
+      if (Array.isArray(value)) {
+        if (plan.array !== undefined) valid = this.#visitArray(plan.array, value, walk, mode) && valid;
+      } else if (plan.object !== undefined) {
+        valid = this.#visitObject(plan.object, value as Readonly<Record<string, unknown>>, walk, mode) && valid;
+      }
+    } else if (typeof value === "string") {
+      if (plan.string !== undefined) valid = visitString(plan.string, value, walk, mode) && valid;
+    } else if (typeof value === "number") {
+      if (plan.number !== undefined) valid = visitNumber(plan.number, value, walk, mode) && valid;
+    }
+    if (!valid && mode === TEST) return false;
+    if (plan.applicators !== undefined) valid = this.#visitApplicators(plan.applicators, value, walk, mode) && valid;
+    return valid;
   }
 
   /** Visits the value at one child of the current path. */
-  #visitChild(schema: unknown, value: unknown, segment: string | number, walk: Walk, mode: Mode): boolean {
+  #visitChild(plan: NodePlan, value: unknown, segment: string | number, walk: Walk, mode: Mode): boolean {
     walk.path.push(segment);
-    try {
-      return this.#visit(schema, value, 0, walk, mode);
-    } finally {
-      walk.path.pop();
-    }
+    const valid = this.#visit(plan, value, 0, walk, mode);
+    walk.path.pop();
+    return valid;
   }
 
-  #visitReferences(schema: Schema, value: unknown, hops: number, walk: Walk, mode: Mode): boolean {
-    for (const keyword of REFERENCE_KEYWORDS) {
-      const ref = schema[keyword];
-      if (typeof ref !== "string") continue;
-      const target = this.#references.resolve(ref);
-      if (target === undefined || hops >= MAX_REF_HOPS) return fail(walk, mode, "does not match the schema");
-      if (!this.#visit(target, value, hops + 1, walk, mode)) return false;
-    }
-    return true;
-  }
-
-  #visitArray(schema: Schema, array: readonly unknown[], walk: Walk, mode: Mode): boolean {
+  #visitArray(array: ArrayPlan, items: readonly unknown[], walk: Walk, mode: Mode): boolean {
     let valid = true;
-    const { minItems, maxItems } = schema;
-    if (typeof minItems === "number" && array.length < minItems) valid = fail(walk, mode, `must not have fewer than ${minItems} items`);
-    if (typeof maxItems === "number" && array.length > maxItems) valid = fail(walk, mode, `must not have more than ${maxItems} items`);
-    if (!valid && mode === "test") return false;
-    // Draft 2020-12 `prefixItems` + `items`, or draft-07 tuple `items` + `additionalItems`.
-    const tuple = Array.isArray(schema.items);
-    const prefix: readonly unknown[] = Array.isArray(schema.prefixItems) ? schema.prefixItems : tuple ? (schema.items as unknown[]) : [];
-    const rest = tuple ? schema.additionalItems : schema.items;
-    const checked = rest === undefined ? Math.min(prefix.length, array.length) : array.length;
-    for (let index = 0; index < checked; index++) {
-      if (!this.#visitChild(index < prefix.length ? prefix[index] : rest, array[index], index, walk, mode)) {
-        valid = false;
-        if (mode === "test") return false;
+    if (array.minItems !== undefined && items.length < array.minItems) valid = fail(walk, mode, () => `must not have fewer than ${array.minItems} items`);
+    if (array.maxItems !== undefined && items.length > array.maxItems) valid = fail(walk, mode, () => `must not have more than ${array.maxItems} items`);
+    if (!valid && mode === TEST) return false;
+    const prefixLength = Math.min(array.prefix.length, items.length);
+    for (let index = 0; index < prefixLength; index++) {
+      valid = this.#visitChild(this.#plans.of(array.prefix[index]), items[index], index, walk, mode) && valid;
+      if (!valid && mode === TEST) return false;
+    }
+    if (array.rest !== undefined) {
+      const rest = this.#plans.of(array.rest);
+      for (let index = prefixLength; index < items.length; index++) {
+        valid = this.#visitChild(rest, items[index], index, walk, mode) && valid;
+        if (!valid && mode === TEST) return false;
       }
     }
-    if (Object.hasOwn(schema, "contains")) {
+    if (array.hasContains) {
+      const contains = this.#plans.of(array.contains);
       let matches = 0;
-      for (let index = 0; index < array.length; index++) if (this.#visitChild(schema.contains, array[index], index, walk, "test")) matches++;
-      const minimum = typeof schema.minContains === "number" ? schema.minContains : 1;
-      if (matches < minimum) valid = fail(walk, mode, `must contain at least ${minimum} ${minimum === 1 ? "item" : "items"} matching ${describeSchemaFragment(schema.contains)}`);
-      if (typeof schema.maxContains === "number" && matches > schema.maxContains) {
-        valid = fail(walk, mode, `must contain at most ${schema.maxContains} items matching ${describeSchemaFragment(schema.contains)}`);
-      }
-      if (!valid && mode === "test") return false;
+      for (let index = 0; index < items.length; index++) if (this.#visitChild(contains, items[index], index, walk, TEST)) matches++;
+      if (matches < array.minContains) valid = fail(walk, mode, () => `must contain at least ${array.minContains} ${array.minContains === 1 ? "item" : "items"} matching ${describeSchemaFragment(array.contains)}`);
+      if (array.maxContains !== undefined && matches > array.maxContains) valid = fail(walk, mode, () => `must contain at most ${array.maxContains} items matching ${describeSchemaFragment(array.contains)}`);
+      if (!valid && mode === TEST) return false;
     }
-    if (schema.uniqueItems === true) {
-      const seen = new Map<string, number>();
-      for (let index = 0; index < array.length; index++) {
-        walk.step();
-        const key = jsonKey(array[index]);
-        const first = seen.get(key);
-        if (first !== undefined) {
-          valid = fail(walk, mode, `must not have duplicate items (item ${index} repeats item ${first})`);
-          break;
-        }
-        seen.set(key, index);
+    if (array.uniqueItems) {
+      const duplicate = firstDuplicate(items, walk);
+      if (duplicate !== undefined) {
+        if (mode === TEST) return false;
+        valid = walk.fail(`must not have duplicate items (item ${duplicate[1]} repeats item ${duplicate[0]})`);
       }
-    }
-    if (Object.hasOwn(schema, "unevaluatedItems") && schema.unevaluatedItems !== true && !this.#visit(omit(schema, "unevaluatedItems"), array, 0, walk, "test")) {
-      // Which items count as evaluated depends on every applicator: the node is explained as a whole.
-      valid = fail(walk, mode, "must not have items the schema does not describe");
     }
     return valid;
   }
 
-  #visitObject(schema: Schema, object: Readonly<Record<string, unknown>>, walk: Walk, mode: Mode): boolean {
+  #visitObject(object: ObjectPlan, value: Readonly<Record<string, unknown>>, walk: Walk, mode: Mode): boolean {
     let valid = true;
-    const properties = isObject(schema.properties) ? schema.properties : undefined;
-    const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
     // In schema order: each declared property, missing or present, then the required names it does not declare.
-    if (properties !== undefined) {
-      for (const name of Object.keys(properties)) {
-        walk.step();
-        const isRequired = required.includes(name);
-        if (!Object.hasOwn(object, name)) {
-          if (isRequired) valid = fail(walk, mode, `must have required properties ${name}`, name);
-        } else if (isRequired || object[name] !== undefined) {
-          // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
-          valid = this.#visitChild(properties[name], object[name], name, walk, mode) && valid;
-        }
-        if (!valid && mode === "test") return false;
+    for (const [name, subschema, required] of object.properties) {
+      if (!Object.hasOwn(value, name)) {
+        if (required) valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+      } else if (required || value[name] !== undefined) {
+        // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
+        valid = this.#visitChild(this.#plans.of(subschema), value[name], name, walk, mode) && valid;
+      }
+      if (!valid && mode === TEST) return false;
+    }
+    for (const name of object.undeclaredRequired) {
+      if (!Object.hasOwn(value, name)) {
+        valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+        if (mode === TEST) return false;
       }
     }
-    for (const name of required) {
-      if ((properties === undefined || !Object.hasOwn(properties, name)) && !Object.hasOwn(object, name)) {
-        valid = fail(walk, mode, `must have required properties ${name}`, name);
-        if (mode === "test") return false;
-      }
-    }
-    const keys = Object.keys(object);
-    const patternProperties = isObject(schema.patternProperties) ? schema.patternProperties : undefined;
-    const patterns = patternProperties === undefined ? [] : Object.keys(patternProperties);
-    const hasAdditional = Object.hasOwn(schema, "additionalProperties") && schema.additionalProperties !== true;
-    if (patterns.length > 0 || hasAdditional) {
+    const keys = object.patterns.length > 0 || object.hasAdditional || object.hasPropertyNames || object.minProperties !== undefined || object.maxProperties !== undefined ? Object.keys(value) : [];
+    if (object.patterns.length > 0 || object.hasAdditional) {
+      const additional = object.hasAdditional && object.additional !== false ? this.#plans.of(object.additional) : undefined;
       for (const key of keys) {
-        walk.step();
-        let described = properties !== undefined && Object.hasOwn(properties, key);
-        for (const pattern of patterns) {
-          if (!patternTester(pattern).test(key)) continue;
+        let described = object.declared.has(key);
+        for (const [tester, subschema] of object.patterns) {
+          if (!tester.test(key)) continue;
           described = true;
-          valid = this.#visitChild(patternProperties![pattern], object[key], key, walk, mode) && valid;
+          valid = this.#visitChild(this.#plans.of(subschema), value[key], key, walk, mode) && valid;
         }
-        if (!described && hasAdditional) {
-          if (schema.additionalProperties === false) valid = fail(walk, mode, "is not an allowed property", key);
-          else valid = this.#visitChild(schema.additionalProperties, object[key], key, walk, mode) && valid;
+        if (!described && object.hasAdditional) {
+          if (additional === undefined) valid = fail(walk, mode, "is not an allowed property", key);
+          else valid = this.#visitChild(additional, value[key], key, walk, mode) && valid;
         }
-        if (!valid && mode === "test") return false;
+        if (!valid && mode === TEST) return false;
       }
     }
-    if (Object.hasOwn(schema, "propertyNames")) {
+    if (object.hasPropertyNames) {
+      const names = this.#plans.of(object.propertyNames);
       for (const key of keys) {
         // The names come from the arguments: never shown, never used as a pointer.
-        if (!this.#visit(schema.propertyNames, key, 0, walk, "test")) {
-          valid = fail(walk, mode, `property names are invalid (each must be ${describeSchemaFragment(schema.propertyNames)})`);
+        if (!this.#visit(names, key, 0, walk, TEST)) {
+          valid = fail(walk, mode, () => `property names are invalid (each must be ${describeSchemaFragment(object.propertyNames)})`);
           break;
         }
       }
     }
-    const { minProperties, maxProperties } = schema;
-    if (typeof minProperties === "number" && keys.length < minProperties) valid = fail(walk, mode, `must not have fewer than ${minProperties} properties`);
-    if (typeof maxProperties === "number" && keys.length > maxProperties) valid = fail(walk, mode, `must not have more than ${maxProperties} properties`);
-    if (!valid && mode === "test") return false;
-    valid = this.#visitDependencies(schema, object, walk, mode) && valid;
-    if (!valid && mode === "test") return false;
-    if (Object.hasOwn(schema, "unevaluatedProperties") && schema.unevaluatedProperties !== true && !this.#visit(omit(schema, "unevaluatedProperties"), object, 0, walk, "test")) {
-      valid = fail(walk, mode, "must not have properties the schema does not describe");
+    if (object.minProperties !== undefined && keys.length < object.minProperties) valid = fail(walk, mode, () => `must not have fewer than ${object.minProperties} properties`);
+    if (object.maxProperties !== undefined && keys.length > object.maxProperties) valid = fail(walk, mode, () => `must not have more than ${object.maxProperties} properties`);
+    if (!valid && mode === TEST) return false;
+    for (const [trigger, dependency] of object.dependencies) {
+      if (!Object.hasOwn(value, trigger)) continue;
+      if (Array.isArray(dependency)) {
+        const missing = dependency.filter((name): name is string => typeof name === "string" && !Object.hasOwn(value, name));
+        if (missing.length > 0) valid = fail(walk, mode, () => `must have properties ${missing.join(", ")} when property ${trigger} is present`);
+      } else {
+        valid = this.#visit(this.#plans.of(dependency), value, 0, walk, mode) && valid;
+      }
+      if (!valid && mode === TEST) return false;
     }
     return valid;
   }
 
-  #visitDependencies(schema: Schema, object: Readonly<Record<string, unknown>>, walk: Walk, mode: Mode): boolean {
-    let valid = true;
-    for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"] as const) {
-      const dependencies = schema[keyword];
-      if (!isObject(dependencies)) continue;
-      for (const trigger of Object.keys(dependencies)) {
-        walk.step();
-        if (!Object.hasOwn(object, trigger)) continue;
-        const dependency = dependencies[trigger];
-        if (Array.isArray(dependency)) {
-          const missing = dependency.filter((name): name is string => typeof name === "string" && !Object.hasOwn(object, name));
-          if (missing.length > 0) valid = fail(walk, mode, `must have properties ${missing.join(", ")} when property ${trigger} is present`);
-        } else {
-          valid = this.#visit(dependency, object, 0, walk, mode) && valid;
-        }
-        if (!valid && mode === "test") return false;
-      }
+  /** `anyOf` (`exactlyOne` false) or `oneOf` (true). */
+  #visitUnion(branches: readonly unknown[], exactlyOne: boolean, value: unknown, walk: Walk, mode: Mode): boolean {
+    let matching = 0;
+    for (const branch of this.#plans.list(branches)) {
+      if (this.#visit(branch, value, 0, walk, TEST)) matching++;
+      if (exactlyOne ? matching > 1 : matching > 0) break;
     }
-    return valid;
+    if (matching === 1 || (!exactlyOne && matching > 0)) return true;
+    if (mode === TEST) return false;
+    if (matching > 1) return fail(walk, mode, "must match exactly one of the allowed shapes, and matches more than one");
+    // Explain the one branch meant for a value of this kind; otherwise say what is allowed.
+    const meant = branchesMeantFor(branches, value);
+    if (meant.length === 1) this.#visit(this.#plans.of(meant[0]), value, 0, walk, EXPLAIN);
+    else fail(walk, mode, () => describeBranches(branches));
+    return false;
   }
 
   /** `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`. */
-  #visitApplicators(schema: Schema, value: unknown, walk: Walk, mode: Mode): boolean {
+  #visitApplicators(applicators: ApplicatorPlan, value: unknown, walk: Walk, mode: Mode): boolean {
     let valid = true;
-    if (Array.isArray(schema.allOf)) {
-      for (const branch of schema.allOf) {
-        valid = this.#visit(branch, value, 0, walk, mode) && valid;
-        if (!valid && mode === "test") return false;
-      }
+    for (const branch of applicators.allOf) {
+      valid = this.#visit(this.#plans.of(branch), value, 0, walk, mode) && valid;
+      if (!valid && mode === TEST) return false;
     }
-    for (const keyword of ["anyOf", "oneOf"] as const) {
-      const branches = schema[keyword];
-      if (!Array.isArray(branches) || branches.length === 0) continue;
-      let matching = 0;
-      for (const branch of branches) {
-        if (this.#visit(branch, value, 0, walk, "test")) matching++;
-        if (keyword === "anyOf" ? matching > 0 : matching > 1) break;
-      }
-      if (matching === 1 || (keyword === "anyOf" && matching > 0)) continue;
-      valid = false;
-      if (mode === "test") return false;
-      if (matching > 1) {
-        fail(walk, mode, "must match exactly one of the allowed shapes, and matches more than one");
-        continue;
-      }
-      // Explain the one branch meant for a value of this kind; otherwise say what is allowed.
-      const meant = branchesMeantFor(branches, value);
-      if (meant.length === 1) this.#visit(meant[0], value, 0, walk, "explain");
-      else fail(walk, mode, describeBranches(branches));
+    if (applicators.anyOf.length > 0) valid = this.#visitUnion(applicators.anyOf, false, value, walk, mode) && valid;
+    if (!valid && mode === TEST) return false;
+    if (applicators.oneOf.length > 0) valid = this.#visitUnion(applicators.oneOf, true, value, walk, mode) && valid;
+    if (!valid && mode === TEST) return false;
+    if (applicators.hasNot && this.#visit(this.#plans.of(applicators.not), value, 0, walk, TEST)) {
+      valid = fail(walk, mode, () => `must not match ${describeSchemaFragment(applicators.not)}`);
+      if (mode === TEST) return false;
     }
-    if (Object.hasOwn(schema, "not") && this.#visit(schema.not, value, 0, walk, "test")) {
-      valid = fail(walk, mode, `must not match ${describeSchemaFragment(schema.not)}`);
-      if (mode === "test") return false;
-    }
-    if (Object.hasOwn(schema, "if")) {
-      const branch = this.#visit(schema.if, value, 0, walk, "test") ? schema.then : schema.else;
-      if (branch !== undefined) valid = this.#visit(branch, value, 0, walk, mode) && valid;
+    if (applicators.hasIf) {
+      const branch = this.#visit(this.#plans.of(applicators.if), value, 0, walk, TEST) ? applicators.then : applicators.else;
+      if (branch !== undefined) valid = this.#visit(this.#plans.of(branch), value, 0, walk, mode) && valid;
     }
     return valid;
   }
 }
 
-/** Reports `message` in explain mode (at the current path, or at its `child`); always false. */
-function fail(walk: Walk, mode: Mode, message: string, child?: string | number): false {
-  if (mode === "explain") walk.report(message, child);
+/**
+ * Reports a failure in explain mode (at the current path, or at its `child`); always false.
+ * A message that takes work to write is a function, called only when it is reported: test mode
+ * (a union's branches, `contains`) fails often and writes nothing.
+ */
+function fail(walk: Walk, mode: Mode, message: string | (() => string), child?: string | number): false {
+  if (mode === EXPLAIN) walk.report(typeof message === "string" ? message : message(), child);
   return false;
 }
 
-/** `type`, `const`, `enum` and TypeBox refinements: keywords about the value as a whole. */
-function visitValueKeywords(schema: Schema, value: unknown, walk: Walk, mode: Mode): boolean {
+function visitString(string: StringPlan, text: string, walk: Walk, mode: Mode): boolean {
   let valid = true;
-  const types = schema.type;
-  if (types !== undefined) {
-    const names = Array.isArray(types) ? types : [types];
-    if (!names.some((name) => hasType(value, name))) valid = fail(walk, mode, `must be ${describeTypes(names)}`);
-  }
-  if (Object.hasOwn(schema, "const") && !jsonEqual(value, schema.const)) valid = fail(walk, mode, describeAllowed([schema.const]));
-  if (Array.isArray(schema.enum) && !schema.enum.some((allowed) => jsonEqual(value, allowed))) valid = fail(walk, mode, describeAllowed(schema.enum));
-  const refinements = schema["~refine"];
-  if (Array.isArray(refinements)) {
-    for (const refinement of refinements) {
-      if (isObject(refinement) && typeof refinement.check === "function" && !(refinement.check as (value: unknown) => boolean)(value)) {
-        valid = fail(walk, mode, "does not pass the schema's refinement");
-      }
-    }
-  }
-  return valid;
-}
-
-function visitString(schema: Schema, text: string, walk: Walk, mode: Mode): boolean {
-  let valid = true;
-  const { minLength, maxLength, pattern, format } = schema;
-  if (typeof minLength === "number" || typeof maxLength === "number") {
+  if (string.minLength !== undefined || string.maxLength !== undefined) {
     const length = codePointCount(text);
-    if (typeof minLength === "number" && length < minLength) valid = fail(walk, mode, `must not have fewer than ${minLength} characters`);
-    if (typeof maxLength === "number" && length > maxLength) valid = fail(walk, mode, `must not have more than ${maxLength} characters`);
+    if (string.minLength !== undefined && length < string.minLength) valid = fail(walk, mode, () => `must not have fewer than ${string.minLength} characters`);
+    if (string.maxLength !== undefined && length > string.maxLength) valid = fail(walk, mode, () => `must not have more than ${string.maxLength} characters`);
   }
-  if (typeof pattern === "string" && !patternTester(pattern).test(text)) valid = fail(walk, mode, `must match pattern ${describeSchemaFragment(pattern)}`);
-  if (typeof format === "string" && !Format.Test(format, text)) valid = fail(walk, mode, `must match format ${describeSchemaFragment(format)}`);
+  if (string.tester !== undefined && !string.tester.test(text)) valid = fail(walk, mode, () => `must match pattern ${describeSchemaFragment(string.pattern)}`);
+  if (string.format !== undefined && !Format.Test(string.format, text)) valid = fail(walk, mode, () => `must match format ${describeSchemaFragment(string.format)}`);
   return valid;
 }
 
-function visitNumber(schema: Schema, number: number, walk: Walk, mode: Mode): boolean {
+function visitNumber(number: NumberPlan, value: number, walk: Walk, mode: Mode): boolean {
   let valid = true;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
-  if (typeof minimum === "number" && !(number >= minimum)) valid = fail(walk, mode, `must be >= ${minimum}`);
-  if (typeof maximum === "number" && !(number <= maximum)) valid = fail(walk, mode, `must be <= ${maximum}`);
-  if (typeof exclusiveMinimum === "number" && !(number > exclusiveMinimum)) valid = fail(walk, mode, `must be > ${exclusiveMinimum}`);
-  if (typeof exclusiveMaximum === "number" && !(number < exclusiveMaximum)) valid = fail(walk, mode, `must be < ${exclusiveMaximum}`);
-  if (typeof multipleOf === "number" && !isMultipleOf(number, multipleOf)) valid = fail(walk, mode, `must be a multiple of ${multipleOf}`);
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = number;
+  if (minimum !== undefined && !(value >= minimum)) valid = fail(walk, mode, () => `must be >= ${minimum}`);
+  if (maximum !== undefined && !(value <= maximum)) valid = fail(walk, mode, () => `must be <= ${maximum}`);
+  if (exclusiveMinimum !== undefined && !(value > exclusiveMinimum)) valid = fail(walk, mode, () => `must be > ${exclusiveMinimum}`);
+  if (exclusiveMaximum !== undefined && !(value < exclusiveMaximum)) valid = fail(walk, mode, () => `must be < ${exclusiveMaximum}`);
+  if (multipleOf !== undefined && !isMultipleOf(value, multipleOf)) valid = fail(walk, mode, () => `must be a multiple of ${multipleOf}`);
   return valid;
 }
 
 /** The branches of a union written for a value of this JSON type (and, for objects, whose `const` properties it matches). */
 function branchesMeantFor(branches: readonly unknown[], value: unknown): unknown[] {
-  const ofType = branches.filter((branch) => !isObject(branch) || branch.type === undefined || (Array.isArray(branch.type) ? branch.type : [branch.type]).some((type) => hasType(value, type)));
+  const ofType = branches.filter((branch) => !isObject(branch) || branch.type === undefined || typeTest(Array.isArray(branch.type) ? branch.type : [branch.type])(value));
   if (ofType.length <= 1 || typeof value !== "object" || value === null || Array.isArray(value)) return ofType;
   // A discriminated union: the branch whose constant-valued properties the object matches.
   const discriminated = ofType.filter((branch) => {
-    const properties = isObject(branch) && isSchemaMap(branch.properties) ? branch.properties : {};
+    const properties = isObject(branch) && isObject(branch.properties) ? branch.properties : {};
     return Object.keys(properties).every((name) => {
       const property = properties[name];
       return !(isObject(property) && Object.hasOwn(property, "const")) || jsonEqual((value as Record<string, unknown>)[name], property.const);
@@ -416,38 +391,6 @@ function patternTester(pattern: string): { test(text: string): boolean } {
   return tester;
 }
 
-function hasType(value: unknown, type: unknown): boolean {
-  switch (type) {
-    case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value);
-    case "array":
-      return Array.isArray(value);
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return Number.isFinite(value);
-    case "integer":
-      return Number.isInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-    case "bigint":
-      return typeof value === "bigint";
-    case "symbol":
-      return typeof value === "symbol";
-    case "function":
-    case "constructor":
-      return typeof value === "function";
-    case "undefined":
-    case "void":
-      return value === undefined;
-    default:
-      // As TypeBox reads it: a type name it does not know constrains nothing.
-      return true;
-  }
-}
-
 function codePointCount(text: string): number {
   let count = 0;
   for (let index = 0; index < text.length; index++) {
@@ -459,6 +402,27 @@ function codePointCount(text: string): number {
     count++;
   }
   return count;
+}
+
+/**
+ * The first pair of equal items (JSON equality), as `[first, repeat]` indices. Numbers and
+ * strings are keyed as themselves (no text is built for them), everything else by its JSON key.
+ */
+function firstDuplicate(items: readonly unknown[], walk: Walk): [number, number] | undefined {
+  const numbers = new Map<number, number>();
+  const strings = new Map<string, number>();
+  const others = new Map<string, number>();
+  for (let index = 0; index < items.length; index++) {
+    walk.step();
+    const item = items[index];
+    // `0` and `-0` are one number here: Map keys compare them as equal.
+    const seen = typeof item === "number" ? numbers : typeof item === "string" ? strings : others;
+    const key = typeof item === "number" || typeof item === "string" ? item : jsonKey(item);
+    const first = (seen as Map<unknown, number>).get(key);
+    if (first !== undefined) return [first, index];
+    (seen as Map<unknown, number>).set(key, index);
+  }
+  return undefined;
 }
 
 /** Nodes of a value (objects, arrays and primitives), counted without recursion; only containers wait on the stack. */
@@ -477,15 +441,6 @@ function countNodes(value: unknown): number {
   return count;
 }
 
-function omit(schema: Schema, keyword: string): Schema {
-  const { [keyword]: _omitted, ...rest } = schema;
-  return rest;
-}
-
 function isObject(value: unknown): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isSchemaMap(value: unknown): value is Readonly<Record<string, unknown>> {
-  return isObject(value);
 }

@@ -4,11 +4,11 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // A smoke run of the benchmark code (`--quick`): it must run and report, not meet any speed goal.
+// bench-dist/ was compiled by the global setup.
 const root = resolve(import.meta.dirname, "..", "..");
 
 describe("npm run bench -- --quick", () => {
   it("runs every section, prints the goals and the cache figures, and writes its results", () => {
-    execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
     // The project's own BFCL-dialect fixtures stand in for the corpus, which a clone does not have.
     const output = execFileSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick", "--corpus", "test/fixtures/bfcl"], {
       cwd: root,
@@ -25,7 +25,6 @@ describe("npm run bench -- --quick", () => {
   }, 120_000);
 
   it("says in one line that a missing corpus folder is missing, without a stack trace", () => {
-    execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
     const run = spawnSync(process.execPath, ["bench-dist/bench/main.js", "--corpus", "no/such/folder"], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe("npm run bench: --corpus: no folder at no/such/folder (the BFCL corpus is not part of this repository)");
