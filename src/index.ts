@@ -20,6 +20,7 @@ export {
   ToolAbortedError,
 } from "./errors.js";
 export { failureContent } from "./results.js";
+export type { ModelNames } from "./model-names.js";
 export type {
   ToolDefinition,
   ToolCallContent,

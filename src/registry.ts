@@ -11,6 +11,7 @@ import {
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import { runGuarded } from "./guarded.js";
 import { ROOT_ISSUES } from "./issues.js";
+import { modelNamesOf } from "./model-names.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
@@ -326,7 +327,8 @@ export class ToolRegistry {
       });
       return repairs === undefined ? { toolCallId, toolName, isError: false, value } : { toolCallId, toolName, isError: false, value, repairs };
     } catch (error) {
-      return toFailure(toolCallId, toolName, error);
+      // A call read through a name map is answered in the names the model was sent.
+      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
     }
   }
 

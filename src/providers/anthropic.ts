@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromProviderOptions, registryName, stringField } from "./calls.js";
+import { field, type FromProviderOptions, readCall, registryName, stringField } from "./calls.js";
 import { ANTHROPIC_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { isRecord } from "../objects.js";
@@ -48,7 +48,7 @@ export function fromAnthropic(block: AnthropicToolUseBlock, options?: FromProvid
   const name = registryName(stringField(PROVIDER, block, "name"), options);
   const input = field(PROVIDER, block, "input");
   if (!isRecord(input)) throw new ProviderFormatError(PROVIDER, '"input" must be an object');
-  return { type: "tool_call", id, name, arguments: input };
+  return readCall({ type: "tool_call", id, name, arguments: input }, options);
 }
 
 /**

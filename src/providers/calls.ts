@@ -1,4 +1,5 @@
 import type { ToolRegistry } from "../registry.js";
+import { rememberModelNames } from "../model-names.js";
 import type { ToolCallContent } from "../types.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
 import { ToolNameMap } from "./names.js";
@@ -52,6 +53,16 @@ export function registryName(providerName: string, options: FromProviderOptions 
 }
 
 /**
+ * The call as read, remembering the name map it came through (if any), so
+ * that `dispatchAll` writes its text for the model in the names the model knows.
+ */
+export function readCall(call: ToolCallContent, options: FromProviderOptions | undefined): ToolCallContent {
+  const names = options?.names;
+  if (names !== undefined) rememberModelNames(call, names);
+  return call;
+}
+
+/**
  * The call of an OpenAI function: its `name` and `arguments` text read from
  * `holder` (the `function` object of a Chat Completions tool call, or a
  * Responses `function_call` item itself), with the arguments parsed as {@link openAICall} does.
@@ -67,7 +78,7 @@ export function openAIFunctionCall(
   const name = registryName(stringField(provider, holder, "name"), options);
   const text = field(provider, holder, "arguments");
   if (typeof text !== "string") throw new ProviderFormatError(provider, `"${path}arguments" must be a string`);
-  return openAICall(id, name, text, options);
+  return readCall(openAICall(id, name, text, options), options);
 }
 
 // Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.

@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromProviderOptions, registryName, stringField } from "./calls.js";
+import { field, type FromProviderOptions, readCall, registryName, stringField } from "./calls.js";
 import { GEMINI_NAMES, type ToolNameMap } from "./names.js";
 import { notJsonMessage, valueText } from "./result-text.js";
 import { isRecord } from "../objects.js";
@@ -78,7 +78,7 @@ export function fromGemini(part: GeminiFunctionCallPart | GeminiFunctionCall, op
   const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${crypto.randomUUID()}`;
   const args = field(PROVIDER, call, "args") ?? {};
   if (!isRecord(args)) throw new ProviderFormatError(PROVIDER, '"args" must be an object');
-  return { type: "tool_call", id, name, arguments: args };
+  return readCall({ type: "tool_call", id, name, arguments: args }, options);
 }
 
 /**
@@ -111,6 +111,6 @@ function responseOf(result: ToolResult): { output: unknown } | { error: string }
   if (result.value === undefined) return { output: null };
   const text = valueText(result.value);
   // A JSON round trip: Gemini receives plain JSON (a Date as its string, no class instances).
-  if (text === undefined) return { error: notJsonMessage(result.toolName, result.value) };
+  if (text === undefined) return { error: notJsonMessage(undefined, result.value) };
   return { output: typeof result.value === "string" ? result.value : (JSON.parse(text) as unknown) };
 }
