@@ -23,6 +23,7 @@ export { failureContent } from "./results.js";
 export type { ModelNames } from "./model-names.js";
 export type {
   ToolDefinition,
+  NoSchemaLibraryObject,
   ToolCallContent,
   ToolCall,
   ToolContext,

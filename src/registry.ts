@@ -12,6 +12,7 @@ import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import { runGuarded } from "./guarded.js";
 import { ROOT_ISSUES } from "./issues.js";
 import { modelNamesOf } from "./model-names.js";
+import { isPlainObject } from "./objects.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
@@ -363,6 +364,8 @@ function checkDefinition(definition: ToolDefinition): string {
     throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
   }
   if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
+  const vendor = schemaLibraryVendor(parameters);
+  if (vendor !== undefined) throw new ToolDefinitionError(name, schemaLibraryProblem(vendor));
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
   }
@@ -372,6 +375,36 @@ function checkDefinition(definition: ToolDefinition): string {
     throw new ToolDefinitionError(name, `parameters must describe an object (type "object"), got type ${JSON.stringify(rootType)}`);
   }
   return name;
+}
+
+/**
+ * The vendor of a schema object from another library (Zod, Valibot, ArkType…:
+ * all carry Standard Schema's `~standard`): `""` when it names none,
+ * `undefined` when `value` is not one. JSON Schema that carries `~standard`
+ * hidden (what Zod 4's `z.toJSONSchema` returns) is plain data, and welcome.
+ */
+function schemaLibraryVendor(value: unknown): string | undefined {
+  if ((typeof value !== "object" || value === null) && typeof value !== "function") return undefined;
+  try {
+    if (!("~standard" in value)) return undefined;
+    if (isPlainObject(value) && !Object.prototype.propertyIsEnumerable.call(value, "~standard")) return undefined;
+    const vendor: unknown = (value as { "~standard"?: { vendor?: unknown } })["~standard"]?.vendor;
+    return typeof vendor === "string" && /^[\w.@/-]{1,40}$/.test(vendor) ? vendor : "";
+  } catch {
+    return undefined; // a hostile object (a revoked proxy): the checks after this one refuse it
+  }
+}
+
+/** What to say about another library's schema passed as `parameters`: it is not JSON Schema, and how to get JSON Schema from it. */
+function schemaLibraryProblem(vendor: string): string {
+  const how = new Map([
+    ["zod", "for Zod 4, z.toJSONSchema(schema)"],
+    ["valibot", "for Valibot, toJsonSchema(schema) from @valibot/to-json-schema"],
+    ["arktype", "for ArkType, schema.toJsonSchema()"],
+  ]);
+  const library = vendor === "" ? "a Standard Schema object" : `a ${vendor} schema (a Standard Schema object)`;
+  const example = how.get(vendor) ?? "your schema library's JSON Schema output; for Zod 4, z.toJSONSchema(schema)";
+  return `parameters is ${library}, not a JSON Schema: pass its JSON Schema instead (${example})`;
 }
 
 function checkTimeout(option: string, value: number | undefined): number | undefined {
