@@ -53,11 +53,12 @@ export function fromAnthropic(block: AnthropicToolUseBlock, options?: FromProvid
 
 /**
  * The registry's tools for the Messages API `tools` parameter.
+ * @throws ProviderLimitError for more tools than the `maxTools` option allows (no limit unless set); send a subset with `only`
  * @throws ProviderNameError for a name Anthropic rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that is not plain JSON or whose root is not an object schema
  */
 export function toAnthropicTools(registry: ToolRegistry, options?: ToProviderToolsOptions): AnthropicTool[] {
-  const tools = providerTools(registry, { ...ANTHROPIC_NAMES, provider: PROVIDER }, options?.names, false);
+  const tools = providerTools(registry, { ...ANTHROPIC_NAMES, provider: PROVIDER, maxTools: Infinity }, options, false);
   // The root's type is "object": providerTools adds it where missing and refuses any other.
   return tools.map(({ name, description, parameters }) => ({ name, description, input_schema: parameters as AnthropicTool["input_schema"] }));
 }

@@ -84,11 +84,12 @@ export function fromGemini(part: GeminiFunctionCallPart | GeminiFunctionCall, op
 /**
  * The registry's tools for a Gemini request's `tools`: one `Tool` holding a
  * declaration per tool (none when the registry is empty).
+ * @throws ProviderLimitError for more tools than the `maxTools` option allows (no limit unless set); send a subset with `only`
  * @throws ProviderNameError for a name Gemini rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that is not plain JSON or whose root is not an object schema
  */
 export function toGeminiTools(registry: ToolRegistry, options?: ToProviderToolsOptions): GeminiTool[] {
-  const tools = providerTools(registry, { ...GEMINI_NAMES, provider: PROVIDER }, options?.names, false);
+  const tools = providerTools(registry, { ...GEMINI_NAMES, provider: PROVIDER, maxTools: Infinity }, options, false);
   if (tools.length === 0) return [];
   return [{ functionDeclarations: tools.map(({ name, description, parameters }) => ({ name, description, parametersJsonSchema: parameters })) }];
 }
