@@ -81,6 +81,14 @@ export interface RepairReport {
   repairs: readonly ArgumentRepair[];
 }
 
+/** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */
+export interface ToolRegistryChange {
+  /** `"register"` when the tool was added, `"unregister"` when it was removed. */
+  readonly type: "register" | "unregister";
+  /** The tool's name. */
+  readonly name: string;
+}
+
 /** Per-tool options of `register`. */
 export interface RegisterOptions {
   /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
@@ -118,6 +126,8 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   readonly #maxArgumentBytes: number;
   readonly #repair: ((report: RepairReport) => void) | undefined;
+  // Created by the first onChange: a registry nobody listens to pays one field check per change.
+  #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, {
@@ -154,12 +164,38 @@ export class ToolRegistry {
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
     this.#tools.set(name, { name, definition, handler: handler as ToolHandler<TSchema>, timeoutMs });
+    if (this.#changeListeners !== undefined) this.#changed("register", name);
     return this;
   }
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
-    return this.#tools.delete(name);
+    const removed = this.#tools.delete(name);
+    if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
+    return removed;
+  }
+
+  /**
+   * Calls `listener` after every `register` and every `unregister` that
+   * removed a tool, synchronously, with `{ type, name }`. An MCP server made
+   * by `createMcpServer` listens this way to tell its clients that the tool
+   * list changed. A listener should not throw: what it throws reaches the
+   * caller of `register`/`unregister` (the change is made all the same) and
+   * the listeners after it are skipped.
+   * @returns a function that removes the listener
+   * @throws TypeError when `listener` is not a function
+   */
+  onChange(listener: (change: ToolRegistryChange) => void): () => void {
+    if (typeof listener !== "function") throw new TypeError(`listener must be a function, got ${typeof listener}`);
+    const listeners = (this.#changeListeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  #changed(type: ToolRegistryChange["type"], name: string): void {
+    for (const listener of this.#changeListeners!) listener({ type, name });
   }
 
   /** Whether a tool of this name is registered. */
