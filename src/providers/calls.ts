@@ -91,7 +91,7 @@ const MAX_PARSED_CHARACTERS = 1024 * 1024;
  * must be valid JSON`) or refuses it by size. Never throws.
  */
 function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ToolCallContent {
-  // The contract types `arguments` as an object; the text kept for dispatch to report is the one exception.
+  // `ToolCallContent` types `arguments` as an object; the text kept for dispatch to report is the one exception.
   const unparsed = (): ToolCallContent => ({ type: "tool_call", id, name, arguments: text as unknown as Record<string, unknown> });
   if (text.length > MAX_PARSED_CHARACTERS) return unparsed();
   let parsed: unknown;
