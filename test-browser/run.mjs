@@ -94,7 +94,9 @@ const validatorsSource = precompileValidators(definitions);
 // generated module import must be in the import map.
 const specifiers = (source) => [...source.matchAll(/^\s*(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["']([^"']+)["']/gm)].map((match) => match[1]);
 const needed = new Set();
-for (const pending = [join(root, "dist", "index.js")], seen = new Set(pending); pending.length > 0; ) {
+// The generated module reaches TypeBox through this package's ./precompiled subpath: follow that file too.
+const precompiledRuntime = join(root, ownPackage.exports["./precompiled"].default);
+for (const pending = [join(root, "dist", "index.js"), precompiledRuntime], seen = new Set(pending); pending.length > 0; ) {
   const file = pending.pop();
   for (const specifier of specifiers(readFileSync(file, "utf8"))) {
     if (!/^\.{1,2}\//.test(specifier)) {
@@ -259,6 +261,7 @@ try {
   check("the import map covers every bare import of dist/ and of the generated validators", () => {
     assert.deepEqual([...needed].filter((specifier) => !(specifier in imports)), []);
     assert.ok(needed.has("typebox/guard") && needed.has("typebox-tool-registry/precompiled") && needed.has("lru-cache"), [...needed].join(", "));
+    assert.deepEqual([...new Set(specifiers(validatorsSource))], ["typebox-tool-registry/precompiled"], "the generated module imports this package only");
   });
 
   await withTimeout(new Promise((ready, fail) => server.once("error", fail).listen(0, "127.0.0.1", ready)), TIMEOUT_MS, "server listen");
