@@ -42,7 +42,7 @@ export function renderChart(results: BenchResults): string {
     y += ROW_HEIGHT;
     parts.push(text(24, y, goal.name, 11));
     parts.push(text(LABEL_WIDTH, y, `${formatRatio(goal.value)} (target ${goal.comparison === "<=" ? "≤" : "≥"} ${formatRatio(goal.target)})`, 11));
-    parts.push(text(LABEL_WIDTH + 220, y, goal.pass ? "PASS" : "FAIL", 11, "bold", goal.pass ? "#16a34a" : "#dc2626"));
+    parts.push(text(LABEL_WIDTH + 220, y, `${goal.pass ? "PASS" : "FAIL"}${goal.trusted ? "" : " (too noisy to trust)"}`, 11, "bold", goal.pass ? "#16a34a" : "#dc2626"));
   }
   y += 40;
   const sweep = results.cacheSweep;

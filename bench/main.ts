@@ -5,10 +5,10 @@ import { describeMachine } from "./machine.js";
 import { runMemory } from "./memory.js";
 import { runPerCall } from "./per-call.js";
 import { buildPopulation } from "./population.js";
-import { printCacheKey, printCacheSweep, printColdStart, printMachine, printMemory, printPerCall, printSummary, writeResults } from "./report.js";
+import { checkLine, printCacheKey, printCacheSweep, printColdStart, printMachine, printMemory, printPerCall, printSummary, writeResults } from "./report.js";
 import { type BenchSettings, parseSettings, SettingsError } from "./settings.js";
 
-// Run by `npm run bench [-- --quick] [-- --corpus <dir>]`, under node --expose-gc.
+// Run by `npm run bench [-- --quick] [-- --check] [-- --corpus <dir>]`, under node --expose-gc.
 const started = performance.now();
 const sectionSeconds: Record<string, number> = {};
 
@@ -49,3 +49,8 @@ printMemory(memory);
 const durationSeconds = (performance.now() - started) / 1e3;
 const files = writeResults({ machine, settings, perCall, coldStart, cacheSweep, cacheKey, memory, sectionSeconds, durationSeconds });
 printSummary(perCall.goals, sectionSeconds, durationSeconds, files);
+if (settings.check) {
+  const { line, ok } = checkLine(perCall.goals, settings.quick);
+  console.log(`\n${line}`);
+  if (!ok) process.exitCode = 1;
+}

@@ -49,7 +49,7 @@ export function perCallCases(fixture: SchemaFixture, form: ArgumentsForm): Bench
     reference,
     {
       id: "compile-per-call",
-      label: "seed: Compile + structuredClone per call",
+      label: "Compile + structuredClone per call",
       run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(Compile(schema), structuredClone(argumentsOf()))); },
     },
     {

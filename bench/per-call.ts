@@ -40,15 +40,17 @@ export async function runPerCall(settings: MeasureSettings): Promise<PerCallResu
   return { groups, goals: perCallGoals(groups) };
 }
 
-/** The ratio of two cases' medians in a group. */
-function ratio(group: PerCallGroup, numeratorId: string, denominatorId: string): number {
-  return medianOf(group, numeratorId) / medianOf(group, denominatorId);
+/** The ratio of two cases' medians in a group, and its relative spread (the sum of theirs). */
+function ratio(group: PerCallGroup, numeratorId: string, denominatorId: string): [value: number, spread: number] {
+  const numerator = timingOf(group, numeratorId);
+  const denominator = timingOf(group, denominatorId);
+  return [numerator.medianNs / denominator.medianNs, numerator.spread + denominator.spread];
 }
 
-function medianOf(group: PerCallGroup, id: string): number {
+function timingOf(group: PerCallGroup, id: string): CaseTiming {
   const timing = group.timings.find((candidate) => candidate.id === id);
   if (timing === undefined) throw new Error(`no case ${id} in ${group.title}`);
-  return timing.medianNs;
+  return timing;
 }
 
 function perCallGoals(groups: readonly PerCallGroup[]): Goal[] {
@@ -56,14 +58,18 @@ function perCallGoals(groups: readonly PerCallGroup[]): Goal[] {
   for (const group of groups) {
     if (group.form === "invalid") continue;
     const key = `${group.size} ${group.form}`;
-    goals.push(goal(`dispatch / reference, ${key}`, ratio(group, "dispatch", "reference"), "<=", DISPATCH_OVER_REFERENCE[key]!));
+    goals.push(measured(`dispatch / reference, ${key}`, ratio(group, "dispatch", "reference"), "<=", DISPATCH_OVER_REFERENCE[key]!));
   }
   for (const group of groups) {
     if (group.form !== "object") continue;
-    goals.push(goal(`compile-per-call / dispatch, ${group.size} object`, ratio(group, "compile-per-call", "dispatch"), ">=", COMPILE_OVER_DISPATCH[group.size]!));
-    goals.push(goal(`pi-ai / dispatch, ${group.size} object`, ratio(group, "pi-ai", "dispatch"), ">=", PI_AI_OVER_DISPATCH[group.size]!));
+    goals.push(measured(`compile-per-call / dispatch, ${group.size} object`, ratio(group, "compile-per-call", "dispatch"), ">=", COMPILE_OVER_DISPATCH[group.size]!));
+    goals.push(measured(`pi-ai / dispatch, ${group.size} object`, ratio(group, "pi-ai", "dispatch"), ">=", PI_AI_OVER_DISPATCH[group.size]!));
   }
   const invalid = groups.find((group) => group.form === "invalid");
-  if (invalid !== undefined) goals.push(goal("invalid / valid dispatch, large object", ratio(invalid, "invalid", "valid"), "<=", INVALID_OVER_VALID));
+  if (invalid !== undefined) goals.push(measured("invalid / valid dispatch, large object", ratio(invalid, "invalid", "valid"), "<=", INVALID_OVER_VALID));
   return goals;
+}
+
+function measured(name: string, [value, spread]: [number, number], comparison: Goal["comparison"], target: number): Goal {
+  return goal(name, value, comparison, target, spread);
 }

@@ -4,7 +4,7 @@ import type { CacheSweepResult } from "./cache-sweep.js";
 import { renderChart } from "./chart.js";
 import type { ColdStartRow } from "./cold-start.js";
 import { formatBytes, formatCacheSize, formatCount, formatNs, formatPercent, formatRatio, printTable } from "./format.js";
-import type { Goal } from "./goals.js";
+import { type Goal, verdict } from "./goals.js";
 import type { MachineInfo } from "./machine.js";
 import type { MemoryResult } from "./memory.js";
 import { repositoryPath } from "./paths.js";
@@ -111,13 +111,36 @@ export function printMemory(result: MemoryResult): void {
   console.log(`  Of that, held by the cache itself (freed when it is dropped): ${formatBytes(churn.boundedHeldBytes)} bounded, ${formatBytes(churn.unboundedHeldBytes)} unbounded`);
 }
 
-/** Prints the goals again, with the run's timing, at the end of the run. */
+/**
+ * Prints the goals again, with the run's timing, at the end of the run, and
+ * says so when the run is too noisy to trust.
+ */
 export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Record<string, number>>, durationSeconds: number, files: readonly string[]): void {
-  section(`Summary: ${goals.filter((goal) => goal.pass).length} of ${goals.length} goals passed`);
+  const { noisy } = verdict(goals);
+  const noise = noisy.length === 0 ? "" : `; ${noisy.length} too noisy to trust`;
+  section(`Summary: ${goals.filter((goal) => goal.pass).length} of ${goals.length} goals passed${noise}`);
   printGoals(goals);
+  if (noisy.length > 0) {
+    console.log(
+      `\n  This run's spread is too wide to trust ${noisy.length} of its ${goals.length} goals: each is met or missed by less than ` +
+        `the ± of its ratio (${noisy.map((goal) => goal.name).join("; ")}). Run it again on a quieter machine.`,
+    );
+  }
   const sections = Object.entries(sectionSeconds).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
   console.log(`\n  Run took ${durationSeconds.toFixed(1)} s (${sections.join(", ")})`);
   console.log(`\n  Wrote ${files.join(" and ")}`);
+}
+
+/** The one line `--check` ends with, and whether the run passed. A `--quick` run never does: it is too short to tell. */
+export function checkLine(goals: readonly Goal[], quick = false): { line: string; ok: boolean } {
+  const { failed, noisy, ok } = verdict(goals);
+  if (ok && !quick) return { line: `--check: all ${goals.length} goals met, each by more than its spread`, ok };
+  const reasons = [
+    quick ? "a --quick run is too short to trust" : "",
+    failed.length > 0 ? `${failed.length} missed` : "",
+    noisy.length > 0 ? `${noisy.length} too noisy to trust` : "",
+  ].filter((reason) => reason !== "");
+  return { line: `--check failed: of ${goals.length} goals, ${reasons.join(", ")}`, ok: false };
 }
 
 /**
@@ -137,8 +160,14 @@ export function writeResults(results: BenchResults): string[] {
 
 function printGoals(goals: readonly Goal[]): void {
   printTable(
-    ["goal", "measured", "target", "result"],
-    goals.map((goal) => [goal.name, formatRatio(goal.value), `${goal.comparison === "<=" ? "≤" : "≥"} ${formatRatio(goal.target)}`, goal.pass ? "PASS" : "FAIL"]),
+    ["goal", "measured", "±", "target", "result"],
+    goals.map((goal) => [
+      goal.name,
+      formatRatio(goal.value),
+      formatPercent(goal.spread),
+      `${goal.comparison === "<=" ? "≤" : "≥"} ${formatRatio(goal.target)}`,
+      `${goal.pass ? "PASS" : "FAIL"}${goal.trusted ? "" : " (too noisy to trust)"}`,
+    ]),
   );
 }
 

@@ -8,7 +8,7 @@ export interface SchemaFixture {
   readonly validArguments: Record<string, unknown>;
 }
 
-/** The seed's `read` tool: a path and two optional bounded integers. */
+/** A `read` tool: a path and two optional bounded integers. */
 const smallSchema = Type.Object({
   path: Type.String(),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),

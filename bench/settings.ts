@@ -4,6 +4,8 @@ import type { MeasureSettings } from "./measure.js";
 /** What a run measures and how long it takes; `--quick` shrinks everything to a smoke run. */
 export interface BenchSettings {
   readonly quick: boolean;
+  /** `--check`: exit with status 1 unless every goal is met and the run's spread lets it tell. */
+  readonly check: boolean;
   /** A BFCL directory whose tools replace the generated population (`--corpus <dir>`). */
   readonly corpusDirectory: string | undefined;
   readonly perCall: MeasureSettings;
@@ -27,7 +29,7 @@ export interface BenchSettings {
   readonly churnCheckpoints: number;
 }
 
-const FULL: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
+const FULL: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
   perCall: { rounds: 28, batchMs: 20, warmupMs: 200 },
   coldStartSizes: [100, 1000],
   coldStartRepeats: 15,
@@ -41,7 +43,7 @@ const FULL: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
   churnCheckpoints: 5,
 };
 
-const QUICK: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
+const QUICK: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
   perCall: { rounds: 3, batchMs: 2, warmupMs: 10 },
   coldStartSizes: [100],
   coldStartRepeats: 3,
@@ -55,24 +57,27 @@ const QUICK: Omit<BenchSettings, "quick" | "corpusDirectory"> = {
   churnCheckpoints: 2,
 };
 
-const USAGE = "usage: npm run bench -- [--quick] [--corpus <BFCL directory>]";
+const USAGE = "usage: npm run bench -- [--quick] [--check] [--corpus <BFCL directory>]";
 
 /**
  * Reads the command line: `--quick` for a smoke run of a few seconds,
+ * `--check` to exit with status 1 when a goal is missed or the run is too noisy to tell,
  * `--corpus <dir>` to sweep the caches over BFCL's tools instead of generated ones.
  * @throws SettingsError with the usage for an unknown flag, or naming a corpus folder that is missing or holds no BFCL files
  */
 export function parseSettings(argv: readonly string[]): BenchSettings {
   let quick = false;
+  let check = false;
   let corpusDirectory: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
     if (flag === "--quick") quick = true;
+    else if (flag === "--check") check = true;
     else if (flag === "--corpus" && argv[index + 1] !== undefined) corpusDirectory = argv[++index];
     else throw new SettingsError(`unexpected argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
   if (corpusDirectory !== undefined) checkCorpus(corpusDirectory);
-  return { quick, corpusDirectory, ...(quick ? QUICK : FULL) };
+  return { quick, check, corpusDirectory, ...(quick ? QUICK : FULL) };
 }
 
 /** A command-line mistake: the bench prints its message (one line, no stack) and exits with status 2. */

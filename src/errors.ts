@@ -36,7 +36,7 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   readonly issues: readonly string[];
 
   constructor(toolName: string, issues: readonly string[]) {
-    super([`Invalid arguments for tool ${describeName(toolName)}:`, ...issues.map((issue) => `  - ${issue}`)].join("\n"));
+    super(validationMessage(toolName, issues));
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
   }
@@ -49,11 +49,14 @@ export class UnknownToolError extends ToolRegistryError {
   readonly toolName: string;
   /** Registered names close to `toolName`, best first (possibly empty). */
   readonly suggestions: readonly string[];
+  /** The registered names when the call was made, which the message lists when no name is close. */
+  readonly available: readonly string[];
 
   constructor(toolName: string, suggestions: readonly string[], available: readonly string[] = []) {
     super(unknownToolMessage(toolName, suggestions, available));
     this.toolName = toolName;
     this.suggestions = Object.freeze([...suggestions]);
+    this.available = Object.freeze([...available]);
   }
 }
 
@@ -79,7 +82,7 @@ export class ToolTimeoutError extends ToolExecutionError {
   readonly timeoutMs: number;
 
   constructor(toolName: string, toolCallId: string, timeoutMs: number) {
-    super(toolName, toolCallId, undefined, `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms`);
+    super(toolName, toolCallId, undefined, timeoutMessage(toolName, timeoutMs));
     this.timeoutMs = timeoutMs;
   }
 }
@@ -93,13 +96,21 @@ export class ToolAbortedError extends ToolExecutionError {
   override readonly name = "ToolAbortedError";
 
   constructor(toolName: string, toolCallId: string, reason: unknown) {
-    super(toolName, toolCallId, reason, `Tool ${describeName(toolName)} was aborted`);
+    super(toolName, toolCallId, reason, abortedMessage(toolName));
   }
 }
 
 const MAX_LISTED_TOOLS = 20;
 
-function unknownToolMessage(toolName: string, suggestions: readonly string[], available: readonly string[]): string {
+// The messages, built from a tool name, so that text for the model can name the tool as the model knows it.
+
+/** `Invalid arguments for tool "<name>":` and one `  - <issue>` line per issue. */
+export function validationMessage(toolName: string, issues: readonly string[]): string {
+  return [`Invalid arguments for tool ${describeName(toolName)}:`, ...issues.map((issue) => `  - ${issue}`)].join("\n");
+}
+
+/** `Unknown tool "<name>".` and close names, or else the available ones. */
+export function unknownToolMessage(toolName: string, suggestions: readonly string[], available: readonly string[]): string {
   const head = toolName === "" ? "The tool call names no tool." : `Unknown tool ${describeName(toolName)}.`;
   if (suggestions.length > 0) return `${head} Did you mean ${suggestions.map(describeName).join(" or ")}?`;
   if (available.length === 0) return `${head} No tools are registered.`;
@@ -108,6 +119,17 @@ function unknownToolMessage(toolName: string, suggestions: readonly string[], av
   return `${head} Available tools: ${listed}${more}.`;
 }
 
-function executionMessage(toolName: string, cause: unknown): string {
+/** `Tool "<name>" failed: <what the handler threw>`. */
+export function executionMessage(toolName: string, cause: unknown): string {
   return `Tool ${describeName(toolName)} failed: ${describeThrown(cause)}`;
+}
+
+/** `Tool "<name>" timed out after <n> ms`. */
+export function timeoutMessage(toolName: string, timeoutMs: number): string {
+  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms`;
+}
+
+/** `Tool "<name>" was aborted`. */
+export function abortedMessage(toolName: string): string {
+  return `Tool ${describeName(toolName)} was aborted`;
 }

@@ -2,7 +2,7 @@ export { Type } from "typebox";
 export type { Static, TSchema } from "typebox";
 
 export { ToolRegistry } from "./registry.js";
-export type { ToolRegistryOptions, RegisterOptions, RepairReport } from "./registry.js";
+export type { ToolRegistryOptions, RegisterOptions, RepairReport, ToolRegistryChange } from "./registry.js";
 export { repairArguments } from "./repair.js";
 export type { ArgumentRepair, RepairResult } from "./repair.js";
 export { validateToolArguments, parseToolArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./arguments.js";
@@ -20,8 +20,10 @@ export {
   ToolAbortedError,
 } from "./errors.js";
 export { failureContent } from "./results.js";
+export type { ModelNames } from "./model-names.js";
 export type {
   ToolDefinition,
+  NoSchemaLibraryObject,
   ToolCallContent,
   ToolCall,
   ToolContext,

@@ -11,6 +11,8 @@ import {
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import { runGuarded } from "./guarded.js";
 import { ROOT_ISSUES } from "./issues.js";
+import { modelNamesOf } from "./model-names.js";
+import { isPlainObject } from "./objects.js";
 import type { PrecompiledValidators } from "./precompiled.js";
 import type { ArgumentRepair } from "./repair.js";
 import { toFailure } from "./results.js";
@@ -81,6 +83,14 @@ export interface RepairReport {
   repairs: readonly ArgumentRepair[];
 }
 
+/** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */
+export interface ToolRegistryChange {
+  /** `"register"` when the tool was added, `"unregister"` when it was removed. */
+  readonly type: "register" | "unregister";
+  /** The tool's name. */
+  readonly name: string;
+}
+
 /** Per-tool options of `register`. */
 export interface RegisterOptions {
   /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
@@ -119,6 +129,8 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   readonly #maxArgumentBytes: number;
   readonly #repair: ((report: RepairReport) => void) | undefined;
+  // Created by the first onChange: a registry nobody listens to pays one field check per change.
+  #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, {
@@ -157,6 +169,7 @@ export class ToolRegistry {
     const parameters = this.#snapshotOf(name, definition.parameters);
     const registered: ToolDefinition = Object.freeze({ ...(definition as ToolDefinition), parameters });
     this.#tools.set(name, { name, definition: registered, handler: handler as ToolHandler<TSchema>, timeoutMs });
+    if (this.#changeListeners !== undefined) this.#changed("register", name);
     return this;
   }
 
@@ -182,7 +195,32 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
-    return this.#tools.delete(name);
+    const removed = this.#tools.delete(name);
+    if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
+    return removed;
+  }
+
+  /**
+   * Calls `listener` after every `register` and every `unregister` that
+   * removed a tool, synchronously, with `{ type, name }`. An MCP server made
+   * by `createMcpServer` listens this way to tell its clients that the tool
+   * list changed. A listener should not throw: what it throws reaches the
+   * caller of `register`/`unregister` (the change is made all the same) and
+   * the listeners after it are skipped.
+   * @returns a function that removes the listener
+   * @throws TypeError when `listener` is not a function
+   */
+  onChange(listener: (change: ToolRegistryChange) => void): () => void {
+    if (typeof listener !== "function") throw new TypeError(`listener must be a function, got ${typeof listener}`);
+    const listeners = (this.#changeListeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  #changed(type: ToolRegistryChange["type"], name: string): void {
+    for (const listener of this.#changeListeners!) listener({ type, name });
   }
 
   /** Whether a tool of this name is registered. */
@@ -353,7 +391,8 @@ export class ToolRegistry {
       });
       return repairs === undefined ? { toolCallId, toolName, isError: false, value } : { toolCallId, toolName, isError: false, value, repairs };
     } catch (error) {
-      return toFailure(toolCallId, toolName, error);
+      // A call read through a name map is answered in the names the model was sent.
+      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
     }
   }
 
@@ -388,10 +427,42 @@ function checkDefinition(definition: ToolDefinition): string {
     throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
   }
   if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
+  const vendor = schemaLibraryVendor(parameters);
+  if (vendor !== undefined) throw new ToolDefinitionError(name, schemaLibraryProblem(vendor));
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
   }
   return name;
+}
+
+/**
+ * The vendor of a schema object from another library (Zod, Valibot, ArkType…:
+ * all carry Standard Schema's `~standard`): `""` when it names none,
+ * `undefined` when `value` is not one. JSON Schema that carries `~standard`
+ * hidden (what Zod 4's `z.toJSONSchema` returns) is plain data, and welcome.
+ */
+function schemaLibraryVendor(value: unknown): string | undefined {
+  if ((typeof value !== "object" || value === null) && typeof value !== "function") return undefined;
+  try {
+    if (!("~standard" in value)) return undefined;
+    if (isPlainObject(value) && !Object.prototype.propertyIsEnumerable.call(value, "~standard")) return undefined;
+    const vendor: unknown = (value as { "~standard"?: { vendor?: unknown } })["~standard"]?.vendor;
+    return typeof vendor === "string" && /^[\w.@/-]{1,40}$/.test(vendor) ? vendor : "";
+  } catch {
+    return undefined; // a hostile object (a revoked proxy): the checks after this one refuse it
+  }
+}
+
+/** What to say about another library's schema passed as `parameters`: it is not JSON Schema, and how to get JSON Schema from it. */
+function schemaLibraryProblem(vendor: string): string {
+  const how = new Map([
+    ["zod", "for Zod 4, z.toJSONSchema(schema)"],
+    ["valibot", "for Valibot, toJsonSchema(schema) from @valibot/to-json-schema"],
+    ["arktype", "for ArkType, schema.toJsonSchema()"],
+  ]);
+  const library = vendor === "" ? "a Standard Schema object" : `a ${vendor} schema (a Standard Schema object)`;
+  const example = how.get(vendor) ?? "your schema library's JSON Schema output; for Zod 4, z.toJSONSchema(schema)";
+  return `parameters is ${library}, not a JSON Schema: pass its JSON Schema instead (${example})`;
 }
 
 function checkTimeout(option: string, value: number | undefined): number | undefined {

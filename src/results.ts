@@ -1,4 +1,18 @@
-import { ToolArgumentsValidationError, ToolDefinitionError, ToolRegistryError, UnknownToolError } from "./errors.js";
+import {
+  abortedMessage,
+  executionMessage,
+  timeoutMessage,
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolRegistryError,
+  ToolTimeoutError,
+  UnknownToolError,
+  unknownToolMessage,
+  validationMessage,
+} from "./errors.js";
+import type { ModelNames } from "./model-names.js";
 import { cut, describeName, describeThrown } from "./text.js";
 import type { ToolFailure } from "./types.js";
 
@@ -9,24 +23,38 @@ export const MAX_FAILURE_CONTENT_CHARACTERS = 8_192;
  * Text for the model about a failed call: what went wrong, in words that let
  * it correct the call. Never contains argument values, and never more than
  * {@link MAX_FAILURE_CONTENT_CHARACTERS} characters.
+ *
+ * @param names the name map the call came through (a `ToolNameMap`), if any:
+ * the text then names tools as the model knows them (`uber_ride`, not the
+ * registry's `uber.ride`), close names and listed tools included.
+ * `dispatchAll` passes it for every call read through one.
  */
-export function failureContent(error: unknown): string {
-  return cut(describeFailure(error), MAX_FAILURE_CONTENT_CHARACTERS);
+export function failureContent(error: unknown, names?: ModelNames): string {
+  return cut(describeFailure(error, names), MAX_FAILURE_CONTENT_CHARACTERS);
 }
 
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, names: ModelNames | undefined): string {
+  const shown = names === undefined ? (name: string) => name : (name: string) => names.providerNameOf(name) ?? name;
+  const sent = names === undefined ? (name: string) => name : (name: string) => names.toProviderName(name);
   if (error instanceof ToolArgumentsValidationError) {
-    return `${error.message}\nCorrect the arguments to match the tool's parameters and call it again.`;
+    return `${validationMessage(shown(error.toolName), error.issues)}\nCorrect the arguments to match the tool's parameters and call it again.`;
   }
-  if (error instanceof UnknownToolError) return `${error.message} Call one of the available tools instead.`;
+  if (error instanceof UnknownToolError) {
+    return `${unknownToolMessage(shown(error.toolName), error.suggestions.map(sent), error.available.map(sent))} Call one of the available tools instead.`;
+  }
   // A broken definition is the application's fault; the model can only try another tool.
-  if (error instanceof ToolDefinitionError) return `Tool ${describeName(error.toolName)} is unavailable because its definition is invalid.`;
+  if (error instanceof ToolDefinitionError) return `Tool ${describeName(shown(error.toolName))} is unavailable because its definition is invalid.`;
+  if (names !== undefined) {
+    if (error instanceof ToolTimeoutError) return timeoutMessage(shown(error.toolName), error.timeoutMs);
+    if (error instanceof ToolAbortedError) return abortedMessage(shown(error.toolName));
+    if (error instanceof ToolExecutionError) return executionMessage(shown(error.toolName), error.cause);
+  }
   if (error instanceof ToolRegistryError) return error.message;
   return `Tool call failed: ${describeThrown(error)}`;
 }
 
-/** Builds the failure result of one call from `dispatchAll`. */
-export function toFailure(toolCallId: string, toolName: string, error: unknown): ToolFailure {
+/** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */
+export function toFailure(toolCallId: string, toolName: string, error: unknown, names?: ModelNames): ToolFailure {
   const typed = error instanceof Error ? error : new Error(describeThrown(error), { cause: error });
-  return { toolCallId, toolName, isError: true, error: typed, content: failureContent(error) };
+  return { toolCallId, toolName, isError: true, error: typed, content: failureContent(error, names) };
 }

@@ -1,14 +1,28 @@
 import type { Static, TSchema } from "typebox";
 import type { ArgumentRepair } from "./repair.js";
 
+/**
+ * Refuses, in the type checker, a schema object of another library as
+ * `parameters`: a Zod schema (it has `_zod`, or `_def` in Zod 3), a Valibot
+ * schema (`~run`) or an ArkType type (callable, with `~standard`). They are
+ * not JSON Schema; their JSON Schema output is (for Zod 4,
+ * `z.toJSONSchema(schema)`). `register` refuses them at run time as well.
+ */
+export type NoSchemaLibraryObject<T> = T extends (...args: never) => unknown
+  ? { readonly "~standard"?: never }
+  : { readonly _zod?: never; readonly _def?: never; readonly "~run"?: never };
+
 /** What a model is told about a tool: its name, what it does, and the JSON Schema of its arguments. */
 export interface ToolDefinition<TParameters extends TSchema = TSchema> {
   /** Unique within a registry: letters, digits, `_`, `-`, `.` and `:`, at most 128 characters. */
   name: string;
   /** What the tool does, written for the model. */
   description: string;
-  /** The schema of the arguments object (a TypeBox type or a plain JSON Schema object). */
-  parameters: TParameters;
+  /**
+   * The schema of the arguments object: a TypeBox type or a plain JSON Schema
+   * object. Not a Zod, Valibot or ArkType schema: pass its JSON Schema.
+   */
+  parameters: TParameters & NoSchemaLibraryObject<TParameters>;
 }
 
 /** A tool call as a model produced it, with the arguments already an object. */

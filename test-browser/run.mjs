@@ -79,6 +79,9 @@ for (const [subpath, target] of Object.entries(typeboxPackage.exports)) {
 }
 const lruTarget = lruPackage.exports["."].import.browser.default;
 imports["lru-cache"] = `/node_modules/lru-cache/${lruTarget.replace(/^\.\//, "")}`;
+// The generated validators import this package's ./precompiled subpath (and nothing of TypeBox's directly).
+const ownPackage = readJson("package.json");
+imports[`${ownPackage.name}/precompiled`] = `/${ownPackage.exports["./precompiled"].default.replace(/^\.\//, "")}`;
 const importMap = JSON.stringify({ imports }, null, 2);
 const importMapHash = createHash("sha256").update(importMap, "utf8").digest("base64");
 
@@ -91,7 +94,9 @@ const validatorsSource = precompileValidators(definitions);
 // generated module import must be in the import map.
 const specifiers = (source) => [...source.matchAll(/^\s*(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["']([^"']+)["']/gm)].map((match) => match[1]);
 const needed = new Set();
-for (const pending = [join(root, "dist", "index.js")], seen = new Set(pending); pending.length > 0; ) {
+// The generated module reaches TypeBox through this package's ./precompiled subpath: follow that file too.
+const precompiledRuntime = join(root, ownPackage.exports["./precompiled"].default);
+for (const pending = [join(root, "dist", "index.js"), precompiledRuntime], seen = new Set(pending); pending.length > 0; ) {
   const file = pending.pop();
   for (const specifier of specifiers(readFileSync(file, "utf8"))) {
     if (!/^\.{1,2}\//.test(specifier)) {
@@ -255,7 +260,8 @@ try {
   console.log("browser test: typebox-tool-registry under a Content-Security-Policy without 'unsafe-eval'");
   check("the import map covers every bare import of dist/ and of the generated validators", () => {
     assert.deepEqual([...needed].filter((specifier) => !(specifier in imports)), []);
-    assert.ok(needed.has("typebox/guard") && needed.has("typebox/system") && needed.has("lru-cache"), [...needed].join(", "));
+    assert.ok(needed.has("typebox/guard") && needed.has("typebox-tool-registry/precompiled") && needed.has("lru-cache"), [...needed].join(", "));
+    assert.deepEqual([...new Set(specifiers(validatorsSource))], ["typebox-tool-registry/precompiled"], "the generated module imports this package only");
   });
 
   await withTimeout(new Promise((ready, fail) => server.once("error", fail).listen(0, "127.0.0.1", ready)), TIMEOUT_MS, "server listen");

@@ -3,7 +3,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { ToolAbortedError, ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, ToolRegistry, Type } from "../src/index.js";
-import { createMcpServer, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
+import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
@@ -106,17 +106,27 @@ describe("registerMcpTools", () => {
     expect(registry.list().map((definition) => definition.name)).toEqual(["b.create_issue", "b.echo", "b.explode"]);
   });
 
-  it("refuses a name clash with a tool registered otherwise, and leaves the registry as it was", async () => {
+  it("skips a tool whose name is taken by a tool registered otherwise, and reports it", async () => {
     const { client } = await remote();
     const registry = new ToolRegistry({ cacheKey: "content" });
     registry.register({ name: "echo", description: "local echo", parameters: Type.Object({}) }, () => "local");
-    const error = await rejectionOf(registerMcpTools(registry, client));
+    const registration = await registerMcpTools(registry, client);
+    expect(registration.names).toEqual(["create_issue", "explode"]);
+    expect(registration.skipped).toEqual([{ name: "echo", reason: 'Invalid definition for tool "echo": a tool with this name is already registered', error: expect.any(ToolDefinitionError) }]);
+    expect(registry.get("echo")?.description).toBe("local echo");
+  });
+
+  it("with strict: true, refuses a name clash and leaves the registry as it was", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    registry.register({ name: "echo", description: "local echo", parameters: Type.Object({}) }, () => "local");
+    const error = await rejectionOf(registerMcpTools(registry, client, { strict: true }));
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect((error as ToolDefinitionError).toolName).toBe("echo");
     expect(registry.list().map((definition) => definition.description)).toEqual(["local echo"]);
   });
 
-  it("puts the previous tools back when a new listing cannot be registered", async () => {
+  it("with strict: true, puts the previous tools back when a new listing cannot be registered", async () => {
     const { client } = await remote();
     let listTwice = false;
     // The same client, whose next listing names one tool twice: registering it fails midway.
@@ -128,7 +138,7 @@ describe("registerMcpTools", () => {
       callTool: client.callTool.bind(client),
     };
     const registry = new ToolRegistry({ cacheKey: "content" });
-    const registration = await registerMcpTools(registry, flaky);
+    const registration = await registerMcpTools(registry, flaky, { strict: true });
     const before = registry.list();
     listTwice = true;
     expect(await rejectionOf(registration.refresh())).toBeInstanceOf(ToolDefinitionError);
@@ -215,3 +225,88 @@ describe("registerMcpTools with a paginating server", () => {
     expect(await rejectionOf(registerMcpTools(new ToolRegistry({ cacheKey: "content" }), client))).toBeInstanceOf(McpProtocolError);
   });
 });
+
+/** A low-level SDK server listing `tools` as they are, answering every call with the tool's name. */
+async function listingServer(tools: Tool[]): Promise<Client> {
+  const server = new Server({ name: "third-party", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `called ${request.params.name}` }] }));
+  return connectInMemory(server);
+}
+
+describe("registerMcpTools with a server it did not write", () => {
+  const object = (properties: Record<string, object> = {}): Tool["inputSchema"] => ({ type: "object", properties });
+  const tools: Tool[] = [
+    { name: "search", inputSchema: object({ q: { type: "string" } }) },
+    { name: "files/read", inputSchema: object() },
+    { name: "read file", inputSchema: object() },
+    { name: "count", inputSchema: object({ n: { type: "int" } }) },
+    { name: "linked", inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } },
+    { name: "fetch", inputSchema: object({ url: { type: "string" } }) },
+  ];
+
+  it("registers the tools the registry accepts and reports each skipped one with its reason", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, await listingServer(tools), { prefix: "web." });
+    expect(registration.names).toEqual(["web.search", "web.fetch"]);
+    expect(registration.skipped.map(({ name }) => name)).toEqual(["files/read", "read file", "count", "linked"]);
+    const [slash, space, int, ref] = registration.skipped.map(({ reason }) => reason);
+    expect(slash).toBe(`Invalid definition for tool "web.files/read": the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'`);
+    expect(space).toContain('"web.read file"');
+    // The schema problems' wording is the registry's (see schema-check tests); here: which tool, and where.
+    expect(int).toMatch(/^Invalid definition for tool "web\.count": .*\/properties\/n/);
+    expect(ref).toMatch(/^Invalid definition for tool "web\.linked": .*\/properties\/a\/\$ref/);
+    expect(registration.skipped.every(({ error }) => error instanceof ToolDefinitionError)).toBe(true);
+    expect(await registry.dispatch(toolCall("web.fetch", { url: "https://example.com" }))).toBe("called fetch");
+  });
+
+  it("with strict: true, refuses the listing at the first refused tool and registers nothing", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const error = await rejectionOf(registerMcpTools(registry, await listingServer(tools), { strict: true }));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).toolName).toBe("files/read");
+    expect(registry.list()).toEqual([]);
+  });
+
+  it("reports nothing skipped when every tool is accepted", async () => {
+    const registration = await registerMcpTools(new ToolRegistry(), await listingServer([tools[0]!]));
+    expect(registration.skipped).toEqual([]);
+  });
+});
+
+describe("registerMcpTools listing limits", () => {
+  it("ends a listing whose server hands out new cursors forever with McpListLimitError (maxPages)", async () => {
+    const endless = Array.from({ length: 1000 }, (_, index): Tool => ({ name: `tool_${index}`, inputSchema: { type: "object" } }));
+    const client = await pagedServer(endless, 1, (page) => `page-${page}`);
+    const error = await rejectionOf(registerMcpTools(new ToolRegistry(), client, { maxPages: 5 }));
+    expect(error).toBeInstanceOf(McpListLimitError);
+    expect(error).toBeInstanceOf(McpProtocolError);
+    expect(error).toMatchObject({ option: "maxPages", limit: 5 });
+    expect((error as Error).message).toBe("The MCP server's tools/list went past 5 pages (maxPages); nothing was registered. Raise maxPages if the server really lists that much.");
+  });
+
+  it("follows at most 100 pages by default", async () => {
+    const endless = Array.from({ length: 500 }, (_, index): Tool => ({ name: `tool_${index}`, inputSchema: { type: "object" } }));
+    const error = await rejectionOf(registerMcpTools(new ToolRegistry(), await pagedServer(endless, 1, (page) => `page-${page}`)));
+    expect(error).toMatchObject({ option: "maxPages", limit: 100 });
+  });
+
+  it("ends a listing longer than maxTools with McpListLimitError, and takes one that fits", async () => {
+    const many = Array.from({ length: 30 }, (_, index): Tool => ({ name: `tool_${index}`, inputSchema: { type: "object" } }));
+    const registry = new ToolRegistry();
+    expect(await rejectionOf(registerMcpTools(registry, await pagedServer(many, 10, (page) => `page-${page}`), { maxTools: 25 }))).toMatchObject({ option: "maxTools", limit: 25 });
+    expect(registry.list()).toEqual([]);
+    expect((await registerMcpTools(registry, await pagedServer(many, 10, (page) => `page-${page}`), { maxTools: 30 })).names).toHaveLength(30);
+  });
+
+  it("takes at most 1000 tools by default", async () => {
+    const many = Array.from({ length: 1001 }, (_, index): Tool => ({ name: `tool_${index}`, inputSchema: { type: "object" } }));
+    expect(await rejectionOf(registerMcpTools(new ToolRegistry(), await listingServer(many)))).toMatchObject({ option: "maxTools", limit: 1000 });
+  });
+
+  it.each([["maxPages", 0], ["maxPages", 1.5], ["maxTools", -1], ["maxTools", Infinity]])("refuses %s: %s with a TypeError", async (option, value) => {
+    const client = await listingServer([]);
+    await expect(registerMcpTools(new ToolRegistry(), client, { [option]: value })).rejects.toThrow(new TypeError(`${option} must be a positive integer, got ${value}`));
+  });
+});
+

@@ -1,5 +1,7 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { failureContent, ToolRegistry, Type } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/index.js";
@@ -126,3 +128,65 @@ describe("createMcpServer: tools/call", () => {
     expect(() => createMcpServer({} as ToolRegistry, { name: "x", version: "1" })).toThrow(TypeError);
   });
 });
+
+/** A full garbage collection, in a test runner started without --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+/** Counts the client's notifications/tools/list_changed. */
+function countListChanges(client: Client): { count: () => number } {
+  let count = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    count++;
+  });
+  return { count: () => count };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe("createMcpServer: notifications/tools/list_changed", () => {
+  it("tells the connected client when a tool is registered or unregistered", async () => {
+    const { registry, client } = await served();
+    const changes = countListChanges(client);
+    registry.register({ name: "write", description: "Write", parameters: Type.Object({ path: Type.String() }) }, () => "ok");
+    await settle();
+    expect(changes.count()).toBe(1);
+    registry.unregister("write");
+    await settle();
+    expect(changes.count()).toBe(2);
+    registry.unregister("write"); // nothing removed
+    await settle();
+    expect(changes.count()).toBe(2);
+  });
+
+  it("sends one notification for a burst of changes made in one go", async () => {
+    const { registry, client } = await served();
+    const changes = countListChanges(client);
+    for (let index = 0; index < 10; index++) registry.register({ name: `tool_${index}`, description: "", parameters: Type.Object({}) }, () => index);
+    await settle();
+    expect(changes.count()).toBe(1);
+  });
+
+  it("stops listening to the registry when its transport closes, so that a closed server can be collected", async () => {
+    const registry = new ToolRegistry();
+    const refs = await Promise.all(
+      [true, false].map(async (close) => {
+        const server = createMcpServer(registry, { name: "s", version: "1" });
+        const client = await connectInMemory(server);
+        if (close) await client.close();
+        return { close, ref: new WeakRef(server), client };
+      }),
+    );
+    for (let attempt = 0; attempt < 20 && refs[0]!.ref.deref() !== undefined; attempt++) {
+      await settle();
+      collectGarbage();
+    }
+    expect(refs[0]!.ref.deref()).toBeUndefined(); // closed: released
+    expect(refs[1]!.ref.deref()).toBeDefined(); // connected: still listening
+    registry.register({ name: "after", description: "", parameters: Type.Object({}) }, () => 1); // no closed server is told
+    await refs[1]!.client.close();
+  });
+});
+

@@ -111,6 +111,6 @@ describe("toGeminiFunctionResponse", () => {
   it("sends a failure's text as error, and a value with no JSON text as an error naming its type", () => {
     const failure: ToolResult = { toolCallId: "fc-2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
     expect(toGeminiFunctionResponse(failure).functionResponse.response).toEqual({ error: 'Tool "t" failed: x' });
-    expect(toGeminiFunctionResponse(success(10n)).functionResponse.response).toEqual({ error: 'Tool "t" returned a value that cannot be sent as JSON (bigint).' });
+    expect(toGeminiFunctionResponse(success(10n)).functionResponse.response).toEqual({ error: "The tool returned a value that cannot be sent as JSON (bigint)." });
   });
 });

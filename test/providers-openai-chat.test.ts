@@ -297,8 +297,8 @@ describe("toOpenAIChatToolMessage", () => {
 
   it("reports a value with no JSON text by its type, never its contents", () => {
     const content = toOpenAIChatToolMessage(success({ secret: 10n })).content;
-    expect(content).toBe('Tool "t" returned a value that cannot be sent as JSON (object).');
-    expect(toOpenAIChatToolMessage(success(() => "secret")).content).toBe('Tool "t" returned a value that cannot be sent as JSON (function).');
+    expect(content).toBe("The tool returned a value that cannot be sent as JSON (object).");
+    expect(toOpenAIChatToolMessage(success(() => "secret")).content).toBe("The tool returned a value that cannot be sent as JSON (function).");
     expectTypeOf(toOpenAIChatToolMessage(success(1))).toMatchTypeOf<ChatCompletionToolMessageParam>();
   });
 });

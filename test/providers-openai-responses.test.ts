@@ -76,7 +76,8 @@ function checkOutputs(request: RecordedRequest): void {
   demand(outputs[0]?.call_id === "call_a" && outputs[1]?.call_id === "call_b", "each output must echo its call_id, not the item id");
   demand(outputs[0]?.output === JSON.stringify({ city: "Lisbon", temperature: 21, unit: "celsius" }), "the weather output must be its JSON");
   const rideOutput = String(outputs[1]?.output);
-  demand(rideOutput.includes('Invalid arguments for tool "uber.ride"') && rideOutput.includes("/time: must be >= 0"), "the ride's invalid time must be reported");
+  demand(rideOutput.includes('Invalid arguments for tool "uber_ride"') && rideOutput.includes("/time: must be >= 0"), "the ride's invalid time must be reported");
+  demand(!rideOutput.includes("uber.ride"), "the model must be told the name it was sent, never the registry's");
   demand(input.filter((item) => item.type === "function_call").length === 2, "the function calls must be sent back before their outputs");
 }
 

@@ -1,4 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import { ToolRegistry, Type, validateToolArguments, parseToolArguments, type Static, type ToolDefinition, type ToolContext } from "../src/index.js";
 
 // These tests run in the type checker (`tsc` in `npm test`); a wrong inference fails the build.
@@ -37,5 +39,21 @@ describe("types", () => {
     const read = { name: "read", description: "", parameters };
     expectTypeOf(() => validateToolArguments(read, {})).returns.toEqualTypeOf<Static<typeof parameters>>();
     expectTypeOf(() => parseToolArguments(read, "{}")).returns.toEqualTypeOf<Static<typeof parameters>>();
+  });
+
+  it("refuses a schema object of another library as parameters, and accepts its JSON Schema", () => {
+    const weather = z.object({ city: z.string() });
+    // @ts-expect-error a Zod 4 schema is not JSON Schema: pass z.toJSONSchema(weather)
+    new ToolRegistry().register({ name: "zod4", description: "", parameters: weather }, () => 1);
+    // @ts-expect-error a Zod 3 schema is not JSON Schema either
+    new ToolRegistry().register({ name: "zod3", description: "", parameters: z3.object({ city: z3.string() }) }, () => 1);
+    const valibotLike = { kind: "schema", type: "object", "~standard": { version: 1, vendor: "valibot" }, "~run": (input: unknown) => input } as const;
+    // @ts-expect-error a Valibot schema (it has ~run) is not JSON Schema
+    new ToolRegistry().register({ name: "valibot", description: "", parameters: valibotLike }, () => 1);
+    const arkTypeLike = Object.assign((input: unknown) => input, { "~standard": { version: 1, vendor: "arktype" } as const });
+    // @ts-expect-error an ArkType type (callable, with ~standard) is not JSON Schema
+    new ToolRegistry().register({ name: "arktype", description: "", parameters: arkTypeLike }, () => 1);
+    new ToolRegistry().register({ name: "json", description: "", parameters: z.toJSONSchema(weather) }, () => 1);
+    new ToolRegistry().register({ name: "typebox", description: "", parameters }, (args) => expectTypeOf(args.path).toEqualTypeOf<string>());
   });
 });

@@ -4,7 +4,7 @@ import { canonicalJson } from "../canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import type { RegisterOptions, ToolRegistry } from "../registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
-import { isTextItem, McpProtocolError, McpToolError } from "./errors.js";
+import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
 
 /** What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. */
 export type McpToolClient = Pick<Client, "listTools" | "callTool">;
@@ -22,12 +22,47 @@ export interface RegisterMcpToolsOptions {
   timeoutMs?: number;
   /** Aborts the listing. */
   signal?: AbortSignal;
+  /**
+   * Refuse the whole listing when one tool cannot be registered (its name or
+   * schema is refused, or its name is taken): the registry is then left as it
+   * was. By default that tool is skipped instead, and reported in `skipped`.
+   * @default false
+   */
+  strict?: boolean;
+  /**
+   * The most `tools/list` pages followed; a server that pages on past it ends
+   * the listing with an {@link McpListLimitError}.
+   * @default 100
+   */
+  maxPages?: number;
+  /**
+   * The most tools taken from one listing; a server that lists more ends the
+   * listing with an {@link McpListLimitError}.
+   * @default 1000
+   */
+  maxTools?: number;
+}
+
+/** A tool of the server that was not registered, and why. */
+export interface McpSkippedTool {
+  /** The tool's name as the server lists it. */
+  readonly name: string;
+  /** Why the registry refused it: the error's message. */
+  readonly reason: string;
+  /** The registry's refusal. */
+  readonly error: ToolDefinitionError;
 }
 
 /** The tools one {@link registerMcpTools} call put in a registry. */
 export interface McpToolRegistration {
   /** The registry names of the proxy tools, in the server's listing order. */
   readonly names: readonly string[];
+  /**
+   * The server's tools that were not registered (a name or schema the
+   * registry refuses, or a name already taken), each with the reason. Always
+   * empty with `strict: true`, which throws instead.
+   */
+  readonly skipped: readonly McpSkippedTool[];
   /**
    * Lists the server's tools again and brings the registry up to date: new
    * tools are added, tools the server no longer lists are removed, changed
@@ -39,6 +74,8 @@ export interface McpToolRegistration {
 }
 
 interface ProxyTool {
+  /** The tool's name on the server. */
+  readonly remoteName: string;
   readonly client: McpToolClient;
   readonly prefix: string;
   readonly definition: ToolDefinition;
@@ -71,11 +108,17 @@ const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, ProxyTool>>();
  * identical schemas (the same server reached twice, tools sharing one input
  * shape) share one compiled validator.
  *
+ * A server you did not write may list a tool the registry refuses (a `/` or
+ * a space in its name, `{ type: "int" }` in its schema, a dangling `$ref`):
+ * that tool is skipped and reported in `skipped`, and the others are
+ * registered. With `strict: true`, it fails the whole listing instead.
+ *
  * @returns the registration, to refresh or remove it
- * @throws ToolDefinitionError when a tool's name clashes with a tool registered
- * otherwise, or is not a valid registry name; the registry is then left as it was
+ * @throws ToolDefinitionError (only with `strict: true`) for the first tool the
+ * registry refuses; the registry is then left as it was
  * @throws McpProtocolError when the server repeats a pagination cursor
- * @throws TypeError for a bad `prefix` option, or a `registry` that is not a ToolRegistry
+ * @throws McpListLimitError when the listing runs past `maxPages` pages or `maxTools` tools
+ * @throws TypeError for a bad `prefix`, `maxPages` or `maxTools` option, or a `registry` that is not a ToolRegistry
  * @example
  * ```ts
  * const client = new Client({ name: "agent", version: "1.0.0" });
@@ -89,27 +132,24 @@ const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, ProxyTool>>();
 export async function registerMcpTools(registry: ToolRegistry, client: McpToolClient, options: RegisterMcpToolsOptions = {}): Promise<McpToolRegistration> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
+  const limits = { maxPages: positiveInteger("maxPages", options.maxPages ?? DEFAULT_MAX_PAGES), maxTools: positiveInteger("maxTools", options.maxTools ?? DEFAULT_MAX_TOOLS) };
   checkRegistry(registry);
-  const tools = await listAllTools(client, options.signal);
+  const tools = await listAllTools(client, options.signal, limits);
 
   const owned = proxiesOf(registry);
   // Forget proxies replaced or removed by hand since: they are no longer this package's to manage.
   for (const [name, proxy] of owned) if (registry.get(name) !== proxy.registered) owned.delete(name);
   const previous = new Map([...owned].filter(([, proxy]) => proxy.client === client && proxy.prefix === prefix));
   const registerOptions: RegisterOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const next = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
-  for (const { definition } of next) {
-    if (registry.has(definition.name) && !previous.has(definition.name)) {
-      throw new ToolDefinitionError(definition.name, "a tool with this name is already registered");
-    }
-  }
-  replace(registry, previous, next);
+  const candidates = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
+  const { registered: next, skipped } = replace(registry, previous, candidates, options.strict === true);
   for (const name of previous.keys()) owned.delete(name);
   for (const proxy of next) owned.set(proxy.definition.name, proxy);
 
   const names = Object.freeze(next.map((proxy) => proxy.definition.name));
   return {
     names,
+    skipped: Object.freeze(skipped),
     refresh: () => registerMcpTools(registry, client, options),
     unregister: () => {
       let removed = 0;
@@ -126,20 +166,32 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
 
 type ListedTool = Awaited<ReturnType<McpToolClient["listTools"]>>["tools"][number];
 
-async function listAllTools(client: McpToolClient, signal: AbortSignal | undefined): Promise<ListedTool[]> {
+const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_MAX_TOOLS = 1000;
+
+async function listAllTools(client: McpToolClient, signal: AbortSignal | undefined, limits: { maxPages: number; maxTools: number }): Promise<ListedTool[]> {
   const tools: ListedTool[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
+  let pages = 0;
   do {
     const page = await client.listTools(cursor === undefined ? undefined : { cursor }, signal === undefined ? undefined : { signal });
+    pages++;
     tools.push(...page.tools);
+    if (tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
     cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seenCursors.has(cursor)) throw new McpProtocolError("The MCP server repeated a tools/list cursor; the listing would never end");
+      if (pages >= limits.maxPages) throw new McpListLimitError("maxPages", limits.maxPages);
       seenCursors.add(cursor);
     }
   } while (cursor !== undefined);
   return tools;
+}
+
+function positiveInteger(option: string, value: number): number {
+  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`${option} must be a positive integer, got ${String(value)}`);
+  return value;
 }
 
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
@@ -153,27 +205,43 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
     const result: unknown = await client.callTool({ name: remoteName, arguments: args as Record<string, unknown> }, undefined, { signal });
     return resultValue(name, result);
   };
-  return { client, prefix, definition, handler, registerOptions };
+  return { remoteName, client, prefix, definition, handler, registerOptions };
 }
 
-/** Unregisters `previous` and registers `next`; on any failure puts `previous` back and rethrows. */
-function replace(registry: ToolRegistry, previous: Map<string, ProxyTool>, next: readonly ProxyTool[]): void {
+/**
+ * Unregisters `previous` and registers each of `next`. A tool the registry
+ * refuses is skipped and reported, or with `strict` (and on any other
+ * failure) `previous` is put back and the error rethrown.
+ */
+function replace(
+  registry: ToolRegistry,
+  previous: Map<string, ProxyTool>,
+  next: readonly ProxyTool[],
+  strict: boolean,
+): { registered: ProxyTool[]; skipped: McpSkippedTool[] } {
   for (const name of previous.keys()) registry.unregister(name);
-  const registered: string[] = [];
+  const registered: ProxyTool[] = [];
+  const skipped: McpSkippedTool[] = [];
   try {
     for (const proxy of next) {
-      registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
-      proxy.registered = registry.get(proxy.definition.name);
-      registered.push(proxy.definition.name);
+      try {
+        registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
+        proxy.registered = registry.get(proxy.definition.name);
+        registered.push(proxy);
+      } catch (error) {
+        if (strict || !(error instanceof ToolDefinitionError)) throw error;
+        skipped.push({ name: proxy.remoteName, reason: error.message, error });
+      }
     }
   } catch (error) {
-    for (const name of registered) registry.unregister(name);
+    for (const proxy of registered) registry.unregister(proxy.definition.name);
     for (const proxy of previous.values()) {
       registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
       proxy.registered = registry.get(proxy.definition.name);
     }
     throw error;
   }
+  return { registered, skipped };
 }
 
 /** The value a proxied call resolves with; `isError` results throw {@link McpToolError}. */

@@ -23,10 +23,31 @@ export class McpToolError extends ToolRegistryError {
 
 /**
  * An MCP server answered in a way tools cannot be taken from: a
- * `tools/list` page that repeats an earlier pagination cursor.
+ * `tools/list` page that repeats an earlier pagination cursor, or (the
+ * subclass {@link McpListLimitError}) a listing longer than allowed.
  */
 export class McpProtocolError extends ToolRegistryError {
-  override readonly name = "McpProtocolError";
+  override readonly name: string = "McpProtocolError";
+}
+
+/**
+ * An MCP server's `tools/list` ran past `registerMcpTools`'s `maxPages` or
+ * `maxTools`: a server that hands out new cursors forever, or lists more
+ * tools than an agent can use. Nothing was registered.
+ */
+export class McpListLimitError extends McpProtocolError {
+  override readonly name = "McpListLimitError";
+  /** The option whose limit was reached. */
+  readonly option: "maxPages" | "maxTools";
+  /** Its value. */
+  readonly limit: number;
+
+  constructor(option: "maxPages" | "maxTools", limit: number) {
+    const what = option === "maxPages" ? `${limit} pages` : `${limit} tools`;
+    super(`The MCP server's tools/list went past ${what} (${option}); nothing was registered. Raise ${option} if the server really lists that much.`);
+    this.option = option;
+    this.limit = limit;
+  }
 }
 
 function errorText(content: readonly unknown[]): string {

@@ -1,4 +1,5 @@
 import { Server, type ServerOptions } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
   CallToolRequestSchema,
@@ -31,8 +32,12 @@ import type { ToolDefinition } from "../types.js";
  * - A string the handler returns is one text item; any other value is one
  *   text item with its JSON, plus `structuredContent` when it is a plain object.
  *
- * The server declares `tools: { listChanged: true }`: after registering or
- * unregistering tools, call `server.sendToolListChanged()`.
+ * The server declares `tools: { listChanged: true }` and keeps it: while
+ * connected, it sends `notifications/tools/list_changed` whenever a tool is
+ * registered in or unregistered from the registry (a burst of changes in one
+ * turn of the event loop sends one). It stops listening to the registry when
+ * its transport closes, so a server per request (stateless HTTP) is released
+ * with its request.
  *
  * @param info the server's `{ name, version }` as clients see it
  * @param options the SDK's server options (capabilities, instructions…); the tools capability is added
@@ -43,10 +48,13 @@ import type { ToolDefinition } from "../types.js";
  * ```
  */
 export function createMcpServer(registry: ToolRegistry, info: Implementation, options: ServerOptions = {}): Server {
-  if (typeof registry?.list !== "function" || typeof registry.dispatch !== "function") throw new TypeError("registry must be a ToolRegistry");
-  const server = new Server(info, {
+  if (typeof registry?.list !== "function" || typeof registry.dispatch !== "function" || typeof registry.onChange !== "function") {
+    throw new TypeError("registry must be a ToolRegistry");
+  }
+  const server = new RegistryServer(registry, info, {
     ...options,
     capabilities: { ...options.capabilities, tools: { ...options.capabilities?.tools, listChanged: true } },
+    debouncedNotificationMethods: [...(options.debouncedNotificationMethods ?? []), TOOL_LIST_CHANGED],
   });
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(listedTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -63,6 +71,38 @@ export function createMcpServer(registry: ToolRegistry, info: Implementation, op
     return successResult(name, value);
   });
   return server;
+}
+
+const TOOL_LIST_CHANGED = "notifications/tools/list_changed";
+
+/** The SDK's `Server`, told of the registry's changes while it is connected. */
+class RegistryServer extends Server {
+  readonly #registry: ToolRegistry;
+
+  constructor(registry: ToolRegistry, info: Implementation, options: ServerOptions) {
+    super(info, options);
+    this.#registry = registry;
+  }
+
+  /** Connects as the SDK does, and listens to the registry until the transport closes. */
+  override async connect(transport: Transport): Promise<void> {
+    const stopListening = this.#registry.onChange(() => {
+      // Not connected yet, or already closed: nobody to tell. A failed send is the transport's to report.
+      if (this.transport !== undefined) this.sendToolListChanged().catch(() => {});
+    });
+    // The SDK keeps a transport's existing onclose and calls it first when the transport closes.
+    const onclose = transport.onclose;
+    transport.onclose = () => {
+      stopListening();
+      onclose?.();
+    };
+    try {
+      await super.connect(transport);
+    } catch (error) {
+      stopListening();
+      throw error;
+    }
+  }
 }
 
 function listedTool(definition: ToolDefinition): ListToolsResult["tools"][number] {

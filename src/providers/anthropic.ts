@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromProviderOptions, registryName, stringField } from "./calls.js";
+import { field, type FromProviderOptions, readCall, registryName, stringField } from "./calls.js";
 import { ANTHROPIC_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
 import { isRecord } from "../objects.js";
@@ -48,16 +48,17 @@ export function fromAnthropic(block: AnthropicToolUseBlock, options?: FromProvid
   const name = registryName(stringField(PROVIDER, block, "name"), options);
   const input = field(PROVIDER, block, "input");
   if (!isRecord(input)) throw new ProviderFormatError(PROVIDER, '"input" must be an object');
-  return { type: "tool_call", id, name, arguments: input };
+  return readCall({ type: "tool_call", id, name, arguments: input }, options);
 }
 
 /**
  * The registry's tools for the Messages API `tools` parameter.
+ * @throws ProviderLimitError for more tools than the `maxTools` option allows (no limit unless set); send a subset with `only`
  * @throws ProviderNameError for a name Anthropic rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that is not plain JSON or whose root is not an object schema
  */
 export function toAnthropicTools(registry: ToolRegistry, options?: ToProviderToolsOptions): AnthropicTool[] {
-  const tools = providerTools(registry, { ...ANTHROPIC_NAMES, provider: PROVIDER }, options?.names, false);
+  const tools = providerTools(registry, { ...ANTHROPIC_NAMES, provider: PROVIDER, maxTools: Infinity }, options, false);
   // The root's type is "object": providerTools adds it where missing and refuses any other.
   return tools.map(({ name, description, parameters }) => ({ name, description, input_schema: parameters as AnthropicTool["input_schema"] }));
 }

@@ -1,4 +1,5 @@
 import type { ToolRegistry } from "../registry.js";
+import { rememberModelNames } from "../model-names.js";
 import type { ToolCallContent } from "../types.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
 import { ToolNameMap } from "./names.js";
@@ -52,6 +53,16 @@ export function registryName(providerName: string, options: FromProviderOptions 
 }
 
 /**
+ * The call as read, remembering the name map it came through (if any), so
+ * that `dispatchAll` writes its text for the model in the names the model knows.
+ */
+export function readCall(call: ToolCallContent, options: FromProviderOptions | undefined): ToolCallContent {
+  const names = options?.names;
+  if (names !== undefined) rememberModelNames(call, names);
+  return call;
+}
+
+/**
  * The call of an OpenAI function: its `name` and `arguments` text read from
  * `holder` (the `function` object of a Chat Completions tool call, or a
  * Responses `function_call` item itself), with the arguments parsed as {@link openAICall} does.
@@ -67,7 +78,7 @@ export function openAIFunctionCall(
   const name = registryName(stringField(provider, holder, "name"), options);
   const text = field(provider, holder, "arguments");
   if (typeof text !== "string") throw new ProviderFormatError(provider, `"${path}arguments" must be a string`);
-  return openAICall(id, name, text, options);
+  return readCall(openAICall(id, name, text, options), options);
 }
 
 // Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.
@@ -80,7 +91,7 @@ const MAX_PARSED_CHARACTERS = 1024 * 1024;
  * must be valid JSON`) or refuses it by size. Never throws.
  */
 function openAICall(id: string, name: string, text: string, options: FromOpenAIOptions | undefined): ToolCallContent {
-  // The contract types `arguments` as an object; the text kept for dispatch to report is the one exception.
+  // `ToolCallContent` types `arguments` as an object; the text kept for dispatch to report is the one exception.
   const unparsed = (): ToolCallContent => ({ type: "tool_call", id, name, arguments: text as unknown as Record<string, unknown> });
   if (text.length > MAX_PARSED_CHARACTERS) return unparsed();
   let parsed: unknown;

@@ -69,3 +69,28 @@ export class ProviderFormatError extends ToolRegistryError {
     this.provider = provider;
   }
 }
+
+/**
+ * More tools than the provider accepts in one request (OpenAI: 128), or than
+ * the `maxTools` option allows. Thrown by the `to*Tools` functions before
+ * anything is sent; pass `only` with the names of the tools a request needs.
+ */
+export class ProviderLimitError extends ToolRegistryError {
+  override readonly name = "ProviderLimitError";
+  /** The provider the tools were meant for. */
+  readonly provider: ProviderName;
+  /** The most tools one request may carry. */
+  readonly limit: number;
+  /** How many tools would have been sent. */
+  readonly count: number;
+
+  constructor(provider: ProviderName, limit: number, count: number) {
+    super(
+      `${provider} accepts at most ${limit} tools in one request, and ${count} would be sent. ` +
+        `Send the tools this request needs: pass { only: [...names] } with at most ${limit} registry names.`,
+    );
+    this.provider = provider;
+    this.limit = limit;
+    this.count = count;
+  }
+}

@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromProviderOptions, registryName, stringField } from "./calls.js";
+import { field, type FromProviderOptions, readCall, registryName, stringField } from "./calls.js";
 import { GEMINI_NAMES, type ToolNameMap } from "./names.js";
 import { notJsonMessage, valueText } from "./result-text.js";
 import { isRecord } from "../objects.js";
@@ -78,17 +78,18 @@ export function fromGemini(part: GeminiFunctionCallPart | GeminiFunctionCall, op
   const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${crypto.randomUUID()}`;
   const args = field(PROVIDER, call, "args") ?? {};
   if (!isRecord(args)) throw new ProviderFormatError(PROVIDER, '"args" must be an object');
-  return { type: "tool_call", id, name, arguments: args };
+  return readCall({ type: "tool_call", id, name, arguments: args }, options);
 }
 
 /**
  * The registry's tools for a Gemini request's `tools`: one `Tool` holding a
  * declaration per tool (none when the registry is empty).
+ * @throws ProviderLimitError for more tools than the `maxTools` option allows (no limit unless set); send a subset with `only`
  * @throws ProviderNameError for a name Gemini rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that is not plain JSON or whose root is not an object schema
  */
 export function toGeminiTools(registry: ToolRegistry, options?: ToProviderToolsOptions): GeminiTool[] {
-  const tools = providerTools(registry, { ...GEMINI_NAMES, provider: PROVIDER }, options?.names, false);
+  const tools = providerTools(registry, { ...GEMINI_NAMES, provider: PROVIDER, maxTools: Infinity }, options, false);
   if (tools.length === 0) return [];
   return [{ functionDeclarations: tools.map(({ name, description, parameters }) => ({ name, description, parametersJsonSchema: parameters })) }];
 }
@@ -111,6 +112,6 @@ function responseOf(result: ToolResult): { output: unknown } | { error: string }
   if (result.value === undefined) return { output: null };
   const text = valueText(result.value);
   // A JSON round trip: Gemini receives plain JSON (a Date as its string, no class instances).
-  if (text === undefined) return { error: notJsonMessage(result.toolName, result.value) };
+  if (text === undefined) return { error: notJsonMessage(undefined, result.value) };
   return { output: typeof result.value === "string" ? result.value : (JSON.parse(text) as unknown) };
 }

@@ -15,7 +15,7 @@ export type {
 } from "./gemini.js";
 export { ToolNameMap } from "./names.js";
 export type { ToolNamesOption } from "./names.js";
-export { ProviderNameError, ProviderSchemaError, ProviderFormatError } from "./errors.js";
+export { ProviderNameError, ProviderSchemaError, ProviderFormatError, ProviderLimitError } from "./errors.js";
 export type { ProviderName } from "./errors.js";
 export type { FromProviderOptions, FromOpenAIOptions } from "./calls.js";
 export type { ToProviderToolsOptions, ToOpenAIToolsOptions } from "./tools.js";

@@ -4,7 +4,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
-import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
+import { OPENAI_MAX_TOOLS, providerTools, type ToOpenAIToolsOptions } from "./tools.js";
 
 const PROVIDER = "OpenAI Chat Completions";
 
@@ -60,12 +60,13 @@ export function fromOpenAIChat(toolCall: OpenAIChatToolCall, options?: FromOpenA
 
 /**
  * The registry's tools for the Chat Completions `tools` parameter.
+ * @throws ProviderLimitError for more tools than one request may carry (OpenAI: 128); send a subset with `only`
  * @throws ProviderNameError for a name OpenAI rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that cannot be sent (in strict mode: that strict mode cannot express)
  */
 export function toOpenAIChatTools(registry: ToolRegistry, options?: ToOpenAIToolsOptions): OpenAIChatTool[] {
   const strict = options?.strict === true;
-  return providerTools(registry, { ...OPENAI_NAMES, provider: PROVIDER }, options?.names, strict).map(({ name, description, parameters }) => ({
+  return providerTools(registry, { ...OPENAI_NAMES, provider: PROVIDER, maxTools: OPENAI_MAX_TOOLS }, options, strict).map(({ name, description, parameters }) => ({
     type: "function",
     function: strict ? { name, description, parameters, strict: true } : { name, description, parameters },
   }));

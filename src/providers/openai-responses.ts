@@ -4,7 +4,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
 import { resultText } from "./result-text.js";
-import { providerTools, type ToOpenAIToolsOptions } from "./tools.js";
+import { OPENAI_MAX_TOOLS, providerTools, type ToOpenAIToolsOptions } from "./tools.js";
 
 const PROVIDER = "OpenAI Responses";
 
@@ -52,12 +52,13 @@ export function fromOpenAIResponses(item: OpenAIResponsesFunctionCall, options?:
  * The registry's tools for the Responses API `tools` parameter. `strict` is
  * always set, to `false` unless the `strict` option asks for strict mode,
  * because the Responses API defaults it to true.
+ * @throws ProviderLimitError for more tools than one request may carry (OpenAI: 128); send a subset with `only`
  * @throws ProviderNameError for a name OpenAI rejects (unless `names` maps it)
  * @throws ProviderSchemaError for a schema that cannot be sent (in strict mode: that strict mode cannot express)
  */
 export function toOpenAIResponsesTools(registry: ToolRegistry, options?: ToOpenAIToolsOptions): OpenAIResponsesTool[] {
   const strict = options?.strict === true;
-  return providerTools(registry, { ...OPENAI_NAMES, provider: PROVIDER }, options?.names, strict).map(({ name, description, parameters }) => ({
+  return providerTools(registry, { ...OPENAI_NAMES, provider: PROVIDER, maxTools: OPENAI_MAX_TOOLS }, options, strict).map(({ name, description, parameters }) => ({
     type: "function",
     name,
     description,

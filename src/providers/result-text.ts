@@ -15,13 +15,14 @@ export interface ResultText {
  * - anything else: its JSON text.
  *
  * A value with no JSON text (a BigInt, a cycle, a function) becomes a failure
- * that names the tool and the value's type, never the value.
+ * that names the value's type, never the value. (It answers one call, so it
+ * need not name the tool: the registry's name may not be the one the model knows.)
  */
 export function resultText(result: ToolResult): ResultText {
   if (result.isError) return { text: result.content, isError: true };
   const text = valueText(result.value);
   if (text !== undefined) return { text, isError: false };
-  return { text: notJsonMessage(result.toolName, result.value), isError: true };
+  return { text: notJsonMessage(undefined, result.value), isError: true };
 }
 
 /**
@@ -39,7 +40,8 @@ export function valueText(value: unknown): string | undefined {
   }
 }
 
-/** The model-facing text for a return value that cannot be sent as JSON. */
-export function notJsonMessage(toolName: string, value: unknown): string {
-  return `Tool ${describeName(toolName)} returned a value that cannot be sent as JSON (${describeType(value)}).`;
+/** The model-facing text for a return value that cannot be sent as JSON, naming the tool if given. */
+export function notJsonMessage(toolName: string | undefined, value: unknown): string {
+  const tool = toolName === undefined ? "The tool" : `Tool ${describeName(toolName)}`;
+  return `${tool} returned a value that cannot be sent as JSON (${describeType(value)}).`;
 }

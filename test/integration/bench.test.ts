@@ -24,6 +24,14 @@ describe("npm run bench -- --quick", () => {
     expect(Object.keys(results)).toEqual(expect.arrayContaining(["machine"]));
   }, 120_000);
 
+  it("with --check, exits with status 1 when a goal is missed or the run is too noisy to trust, and says why", () => {
+    execFileSync("npx", ["tsc", "-p", "bench/tsconfig.json"], { cwd: root, stdio: "pipe" });
+    // A quick run's few, short rounds cannot tell a close goal: it never passes --check.
+    const run = spawnSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick", "--check", "--corpus", "test/fixtures/bfcl"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/\n--check failed: of 9 goals, a --quick run is too short to trust.*\n$/);
+  }, 120_000);
+
   it("says in one line that a missing corpus folder is missing, without a stack trace", () => {
     const run = spawnSync(process.execPath, ["bench-dist/bench/main.js", "--corpus", "no/such/folder"], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(2);

@@ -95,6 +95,40 @@ export { results, toOpenAIChatTools };
     run(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], folder);
   });
 
+  it("can be required from CommonJS, as the README says for Node 20.19 or later", () => {
+    writeFileSync(
+      join(folder, "main.cjs"),
+      `const { ToolRegistry, Type } = require("typebox-tool-registry");
+const { toOpenAIChatTools } = require("typebox-tool-registry/providers");
+const registry = new ToolRegistry().register({ name: "ping", description: "Ping", parameters: Type.Object({}) }, () => "pong");
+console.log(JSON.stringify(toOpenAIChatTools(registry).map((tool) => tool.function.name)));
+`,
+    );
+    const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+    expect(major > 20 || minor >= 19).toBe(true); // the README's floor for require(): this test runs above it
+    expect(JSON.parse(run("node", ["main.cjs"], folder))).toEqual(["ping"]);
+  });
+
+  it.each(["NodeNext", "Node16", "Bundler"])("resolves every subpath's types with moduleResolution %s", (moduleResolution) => {
+    writeFileSync(
+      join(folder, "subpaths.ts"),
+      `import { ToolRegistry } from "typebox-tool-registry";
+import { toOpenAIChatTools } from "typebox-tool-registry/providers";
+import { createMcpServer } from "typebox-tool-registry/mcp";
+import type { PrecompiledValidators } from "typebox-tool-registry/precompiled";
+const validators: PrecompiledValidators = {};
+export const server = createMcpServer(new ToolRegistry({ precompiled: validators }), { name: "s", version: "1" });
+export const tools = toOpenAIChatTools(new ToolRegistry());
+`,
+    );
+    const module = moduleResolution === "Bundler" ? "ESNext" : moduleResolution;
+    writeFileSync(
+      join(folder, `tsconfig.${moduleResolution}.json`),
+      JSON.stringify({ compilerOptions: { strict: true, module, moduleResolution, target: "ES2022", noEmit: true, skipLibCheck: true, types: [] }, files: ["subpaths.ts"] }),
+    );
+    run(join(root, "node_modules", ".bin", "tsc"), ["-p", `tsconfig.${moduleResolution}.json`], folder);
+  });
+
   it("ships JavaScript and type declarations only", () => {
     const files = readdirSync(join(folder, "node_modules", "typebox-tool-registry", "dist"));
     expect(files).toContain("index.js");

@@ -1,6 +1,6 @@
 import { Type, type ToolCall, type ToolDefinition } from "../../src/index.js";
 
-/** The seed's example tool: read a file from an offset. */
+/** The example tool: read a file from an offset. */
 export const readParameters = Type.Object({
   path: Type.String(),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
