@@ -28,8 +28,10 @@ function textOfSize(generate: (count: number) => string, bytes: number): string 
 }
 
 const join = (count: number, item: (index: number) => string): string => Array.from({ length: count }, (_, index) => item(index)).join(",");
+const distinct = (index: number): string => String(10_000_000 + index);
 const lastWrong = (count: number, item: (index: number) => string, wrong: string): string => `${join(count - 1, item)},${wrong}`;
-const digits = (index: number): string => String(index % 10);
+// Valid and invalid items of one shape have the same width, so that texts of one size hold as many items.
+const digits = (index: number): string => String(1000 + (index % 9000));
 
 /** The shapes of the sweep: plain, `$ref`, record, `contains`, tuple, `anyOf` items, `uniqueItems`. */
 export const SHAPES: readonly Shape[] = [
@@ -48,8 +50,8 @@ export const SHAPES: readonly Shape[] = [
   {
     name: "record",
     schema: Type.Object({ m: Type.Record(Type.String(), Type.Integer()) }),
-    valid: (count) => `{"m":{${join(count, (index) => `"k${index}":1`)}}}`,
-    invalid: [(count) => `{"m":{${join(count, (index) => `"k${index}":true`)}}}`, (count) => `{"m":{${lastWrong(count, (index) => `"k${index}":1`, '"last":true')}}}`],
+    valid: (count) => `{"m":{${join(count, (index) => `"k${index}":1000`)}}}`,
+    invalid: [(count) => `{"m":{${join(count, (index) => `"k${index}":true`)}}}`, (count) => `{"m":{${lastWrong(count, (index) => `"k${index}":1000`, '"last":true')}}}`],
   },
   {
     name: "contains",
@@ -72,8 +74,8 @@ export const SHAPES: readonly Shape[] = [
   {
     name: "uniqueItems",
     schema: Type.Object({ ids: Type.Array(Type.Number(), { uniqueItems: true }) }),
-    valid: (count) => `{"ids":[${join(count, String)}]}`,
-    invalid: [(count) => `{"ids":[${join(count, () => "7")}]}`, (count) => `{"ids":[${lastWrong(count, String, "0")}]}`],
+    valid: (count) => `{"ids":[${join(count, distinct)}]}`,
+    invalid: [(count) => `{"ids":[${join(count, () => distinct(0))}]}`, (count) => `{"ids":[${lastWrong(count, distinct, distinct(0))}]}`],
   },
 ];
 
