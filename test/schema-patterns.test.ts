@@ -155,6 +155,7 @@ const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "{2}", "{1,}", "{0
 
 const pattern: fc.Arbitrary<string> = fc.letrec<{ disjunction: string; term: string; atom: string }>((tie) => ({
   atom: fc.oneof(
+    { depthSize: "small" },
     { arbitrary: literal, weight: 4 },
     { arbitrary: classEscape, weight: 2 },
     { arbitrary: fc.constant("."), weight: 2 },
@@ -169,7 +170,7 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ disjunction: string; term: str
   disjunction: fc
     .array(fc.array(tie("term"), { minLength: 0, maxLength: 4 }).map((terms) => terms.join("")), { minLength: 1, maxLength: 3 })
     .map((alternatives) => alternatives.join("|")),
-}), { depthSize: "small" }).disjunction.filter(isValidPattern);
+})).disjunction.filter(isValidPattern);
 
 /** Whether the native engine accepts the pattern (the grammar above can juxtapose `\0` and a digit, which it refuses). */
 function isValidPattern(source: string): boolean {
