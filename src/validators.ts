@@ -1,6 +1,5 @@
 import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
 import type { TLocalizedValidationError } from "typebox/error";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "./canonical.js";
@@ -9,6 +8,7 @@ import { ErrorExplainer } from "./explain.js";
 import { MAX_ISSUES } from "./issues.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
+import { compileSchema } from "./validation/compile.js";
 import type { CacheStats, CompileStats } from "./types.js";
 
 /**
@@ -138,7 +138,7 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const compiled: CompiledValidator = precompiled ?? Compile(schema);
+      const compiled: CompiledValidator = precompiled ?? compileSchema(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
       const validator = withExplainedErrors(compiled, new ErrorExplainer(schema));
       return namesInheritedProperties(schema) ? new OwnPropertiesValidator(validator) : validator;

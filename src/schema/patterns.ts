@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { RE2JS } from "re2js";
 import { isNativeLinear } from "./regexp/native-linear.js";
 import { parsePattern } from "./regexp/parse.js";
@@ -26,6 +27,18 @@ export type CompiledPattern =
  * runs in linear time, or a refusal that says why there is none. Never throws.
  */
 export function compilePattern(source: string): CompiledPattern {
+  let compiled = compiledPatterns.get(source);
+  if (compiled === undefined) {
+    compiled = compileUncached(source);
+    compiledPatterns.set(source, compiled);
+  }
+  return compiled;
+}
+
+// `register` checks a schema's patterns and the first call compiles them: each is compiled once.
+const compiledPatterns = new LRUCache<string, CompiledPattern>({ max: 1024 });
+
+function compileUncached(source: string): CompiledPattern {
   const parsed = parsePattern(source);
   if (!parsed.ok) return parsed;
   if (isNativeLinear(parsed.pattern)) return { ok: true, engine: "native", tester: new RegExp(source, "u") };
