@@ -1,0 +1,211 @@
+import { Type } from "typebox";
+import { Code } from "typebox/compile";
+import { describe, expect, it } from "vitest";
+import { MAX_COMPILED_NESTING } from "../src/schema/keywords.js";
+import { compileSchema } from "../src/validation/compile.js";
+import { LinearPattern, LinearPatternError } from "../src/validation/linear-pattern.js";
+import { findCompileProblems } from "../src/validation/problems.js";
+import { MAX_INLINE_ENUM, transformSchema, UnsafeSchemaError } from "../src/validation/transform.js";
+
+const accepts = (schema: object, value: unknown): boolean => compileSchema(schema).Check(value);
+
+describe("compileSchema: patterns", () => {
+  it("runs ^(a+)+$ in linear time through TypeBox, compiled and interpreted alike", () => {
+    const schema = Type.Object({ name: Type.String({ pattern: "^(a+)+$" }) });
+    const validator = compileSchema(schema);
+    // Thirty thousand a's and a `!`: the backtracking engine would not finish in the age of the universe.
+    expect(validator.Check({ name: `${"a".repeat(30_000)}!` })).toBe(false);
+    expect(validator.Check({ name: "aaa" })).toBe(true);
+    expect(validator.Errors({ name: `${"a".repeat(30_000)}!` }).map((error) => error.keyword)).toEqual(["pattern"]);
+  });
+
+  it("runs a propertyNames pattern on the linear engine too", () => {
+    const schema = { type: "object", propertyNames: { pattern: "^(a|aa)+$" } };
+    expect(accepts(schema, { [`${"a".repeat(20_000)}!`]: 1 })).toBe(false);
+    expect(accepts(schema, { aaaa: 1 })).toBe(true);
+  });
+
+  it("leaves a natively provable pattern as the string TypeBox compiles", () => {
+    const schema = Type.Object({ code: Type.String({ pattern: "^[A-Z]{3}$" }) });
+    expect(transformSchema(schema)).toBe(schema);
+  });
+
+  it("puts a LinearPattern where the pattern needs the linear engine, and never changes the input", () => {
+    const schema = Type.Object({ name: Type.String({ pattern: "a*b" }) });
+    const before = JSON.stringify(schema);
+    const transformed = transformSchema(schema);
+    expect(transformed).not.toBe(schema);
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(schema.properties.name.pattern).toBe("a*b");
+    const pattern = (transformed.properties.name as { pattern: unknown }).pattern;
+    expect(pattern).toBeInstanceOf(LinearPattern);
+    expect(pattern).toBeInstanceOf(RegExp);
+    expect(() => (pattern as RegExp).exec("b")).toThrow(LinearPatternError);
+  });
+
+  it("keeps TypeBox's hidden keys and the user's own refinements on the copy", () => {
+    const refined = Type.Refine(Type.String({ pattern: "a*b" }), (value) => value.length < 10);
+    const schema = Type.Object({ name: refined, tags: Type.Array(Type.String(), { uniqueItems: true }) });
+    const transformed = transformSchema(schema) as unknown as { properties: { name: Record<string, unknown>; tags: Record<string, unknown> } };
+    expect(transformed.properties.name["~kind"]).toBe((schema.properties.name as unknown as Record<string, unknown>)["~kind"]);
+    expect(Object.keys(transformed.properties.name)).toEqual(Object.keys(schema.properties.name));
+    expect((transformed.properties.name["~refine"] as unknown[]).length).toBe(1);
+    const validator = compileSchema(schema);
+    expect(validator.Check({ name: "aab", tags: [] })).toBe(true);
+    expect(validator.Check({ name: "aaaaaaaaaaaab", tags: [] })).toBe(false);
+  });
+
+  it("is deterministic: the same schema text compiles to the same code with the same externals", () => {
+    const text = JSON.stringify({ type: "object", properties: { a: { pattern: "a*b" }, b: { enum: [[1], [2]] }, c: { multipleOf: 0.01 }, d: { uniqueItems: true } } });
+    const first = Code(transformSchema(JSON.parse(text)));
+    const second = Code(transformSchema(JSON.parse(text)));
+    expect(first.Code).toBe(second.Code);
+    expect(first.External.variables.map((value) => value.constructor.name)).toEqual(second.External.variables.map((value) => value.constructor.name));
+  });
+
+  it("returns a schema that needs nothing as the very same object", () => {
+    const schema = Type.Object({ path: Type.String(), mode: Type.Union([Type.Literal("r"), Type.Literal("w")]), n: Type.Integer({ minimum: 0 }) });
+    expect(transformSchema(schema)).toBe(schema);
+  });
+
+  it("refuses a pattern with a backreference, naming its location", () => {
+    const schema = { type: "object", properties: { a: { type: "string", pattern: "(a)\\1" } } };
+    expect(() => compileSchema(schema)).toThrow(UnsafeSchemaError);
+    expect(() => compileSchema(schema)).toThrow("/properties/a/pattern: cannot run safely: it uses a backreference");
+  });
+});
+
+describe("compileSchema: equality follows JSON Schema", () => {
+  it("refuses an array-like object where the enum allows only an array", () => {
+    const schema = { type: "object", properties: { modes: { enum: [["read", "write"], "none"] } } };
+    expect(accepts(schema, { modes: { 0: "read", 1: "write", length: 2 } })).toBe(false);
+    expect(accepts(schema, { modes: ["read", "write"] })).toBe(true);
+    expect(accepts(schema, { modes: "none" })).toBe(true);
+  });
+
+  it("refuses an array-like object where const is an array, and an array where const is an object", () => {
+    expect(accepts({ type: "object", properties: { a: { const: ["x"] } } }, { a: { 0: "x", length: 1 } })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { const: { 0: "x" } } } }, { a: ["x"] })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { const: { b: [1, { c: 2 }] } } } }, { a: { b: [1.0, { c: 2 }] } })).toBe(true);
+  });
+
+  it("decides uniqueItems by equality: [0, -0] repeats, distinct strings and lone surrogates do not", () => {
+    const schema = { type: "object", properties: { a: { type: "array", uniqueItems: true } } };
+    expect(accepts(schema, { a: [0, -0] })).toBe(false);
+    expect(accepts(schema, { a: [{ x: 1, y: 2 }, { y: 2, x: 1 }] })).toBe(false);
+    expect(accepts(schema, { a: ["a", "b", "a\nb"] })).toBe(true);
+    expect(accepts(schema, { a: ["\ud800", "\udc00", "\ud800\udc00"] })).toBe(true);
+    expect(accepts(schema, { a: [[1], { 0: 1 }] })).toBe(true);
+  });
+
+  it("decides multipleOf exactly: 10.00000000005 is no multiple of 0.01, and a tiny divisor does not accept everything", () => {
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 0.01 } } }, { a: 10.00000000005 })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 0.01 } } }, { a: 0.07 })).toBe(true);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 1e-12 } } }, { a: 1.5e-13 })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 1e-12 } } }, { a: 3e-12 })).toBe(true);
+  });
+
+  it("does not take dependentRequired names from Object.prototype", () => {
+    const schema = { type: "object", dependentRequired: { path: ["toString"], valueOf: ["mode"] } };
+    expect(accepts(schema, { path: "/" })).toBe(false);
+    expect(accepts(schema, { path: "/", toString: "x" })).toBe(true);
+    expect(accepts(schema, { other: 1 })).toBe(true);
+    expect(accepts(schema, { valueOf: 1 })).toBe(false);
+  });
+
+  it("does not take the list form of dependencies from Object.prototype, and keeps its schema form", () => {
+    const schema = { type: "object", dependencies: { path: ["constructor"], mode: { required: ["flag"] } } };
+    expect(accepts(schema, { path: "/" })).toBe(false);
+    expect(accepts(schema, { path: "/", constructor: 1 })).toBe(true);
+    expect(accepts(schema, { mode: 1 })).toBe(false);
+    expect(accepts(schema, { mode: 1, flag: true })).toBe(true);
+  });
+});
+
+describe("compileSchema: large schemas", () => {
+  it(`compiles a 16,000-value enum as a Set lookup (enums over ${MAX_INLINE_ENUM} values)`, () => {
+    const values = Array.from({ length: 16_000 }, (_, index) => `v${index}`);
+    const schema = { type: "object", properties: { a: { enum: values } } };
+    expect(findCompileProblems(schema)).toEqual([]);
+    expect(accepts(schema, { a: "v15999" })).toBe(true);
+    expect(accepts(schema, { a: "v16000" })).toBe(false);
+  });
+
+  const properties = (count: number): object => ({ type: "object", properties: Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: "string" }])) });
+  const branches = (count: number): object => ({ type: "object", properties: { a: { anyOf: Array.from({ length: count }, (_, index) => ({ const: index })) } } });
+  const required = (count: number): object => ({ type: "object", required: Array.from({ length: count }, (_, index) => `p${index}`) });
+  const nested = (levels: number, width: number): object =>
+    levels === 0 ? { type: "string" } : { type: "object", properties: { ...Object.fromEntries(Array.from({ length: width }, (_, index) => [`p${index}`, { type: "string" }])), next: nested(levels - 1, width) } };
+
+  it.each([
+    ["properties", properties],
+    ["anyOf branches", branches],
+    ["required names", required],
+  ])("compiles and runs the most %s the limit admits", (_name, make) => {
+    let count = 1;
+    while (findCompileProblems(make(count * 2)).length === 0) count *= 2;
+    let [low, high] = [count, count * 2];
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (findCompileProblems(make(middle)).length === 0) low = middle;
+      else high = middle;
+    }
+    expect(low).toBeGreaterThanOrEqual(1000);
+    expect(() => compileSchema(make(low)).Check({})).not.toThrow();
+    expect(() => compileSchema(make(high))).toThrow(UnsafeSchemaError);
+  });
+
+  it("refuses 2,000 properties at register, naming the node", () => {
+    expect(findCompileProblems({ type: "object", properties: { big: properties(2000) } })).toEqual([
+      { pointer: "/properties/big", problem: expect.stringContaining(`at most ${MAX_COMPILED_NESTING}`) },
+    ]);
+  });
+
+  it("counts lists along the path: two nested lists of 700 are refused where one is not", () => {
+    const inner = properties(700);
+    expect(findCompileProblems(inner)).toEqual([]);
+    const outer = { type: "object", properties: { ...(properties(699) as { properties: object }).properties, inner } };
+    expect(findCompileProblems(outer).map((problem) => problem.pointer)).toEqual(["/properties/inner"]);
+  });
+
+  it("compiles and runs every nesting the limit admits: deep schemas with wide levels", () => {
+    for (const [levels, width] of [[100, 4], [20, 40], [4, 250]] as const) {
+      const schema = nested(levels, width);
+      if (findCompileProblems(schema).length === 0) expect(() => compileSchema(schema).Check({})).not.toThrow();
+    }
+  });
+
+  it("starts a $defs entry afresh: it compiles as a function of its own", () => {
+    const schema = { type: "object", $defs: { big: properties(1000) }, properties: { a: { $ref: "#/$defs/big" }, b: { $ref: "#/$defs/big" } } };
+    expect(findCompileProblems(schema)).toEqual([]);
+    expect(compileSchema(schema).Check({ a: { p1: "x" } })).toBe(true);
+  });
+});
+
+describe("findCompileProblems: patternProperties", () => {
+  it("accepts natively provable patterns", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "^x-": {}, "^[a-z]+$": { type: "number" } }, additionalProperties: false })).toEqual([]);
+  });
+
+  it("refuses a pattern V8 cannot provably run in linear time, since TypeBox compiles these natively", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "^(a+)+$": {} } })).toEqual([
+      { pointer: "/patternProperties/^(a+)+$", problem: expect.stringContaining("linear time on the native engine") },
+    ]);
+  });
+
+  it("refuses an unanchored pattern where additionalProperties applies, and accepts it where it does not", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "_id$": {} }, additionalProperties: false }).map((problem) => problem.problem)).toEqual([
+      expect.stringContaining("must start with ^"),
+    ]);
+    expect(findCompileProblems({ type: "object", patternProperties: { "_id$": {} } })).toEqual([]);
+  });
+
+  it("escapes the key in the pointer", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "a/(?=b)": {} } }).map((problem) => problem.pointer)).toEqual(["/patternProperties/a~1(?=b)"]);
+  });
+
+  it("finds pattern problems anywhere, in document order", () => {
+    const schema = { type: "object", properties: { a: { pattern: "(?<=x)" }, b: { type: "array", items: { pattern: "\\1(a)" } } } };
+    expect(findCompileProblems(schema).map((problem) => problem.pointer)).toEqual(["/properties/a/pattern", "/properties/b/items/pattern"]);
+  });
+});
