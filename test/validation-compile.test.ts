@@ -123,6 +123,32 @@ describe("compileSchema: equality follows JSON Schema", () => {
   });
 });
 
+describe("compileSchema: unevaluated properties and items", () => {
+  it("does not let properties evaluated inside a value count as evaluated in its parent", () => {
+    const schema = { type: "object", unevaluatedProperties: { type: "object", properties: { b: {} } } };
+    expect(accepts(schema, { a: { b: 1 }, b: false })).toBe(false);
+    expect(accepts(schema, { a: { b: 1 }, b: {} })).toBe(true);
+  });
+
+  it("does not let the parent's evaluated properties count inside a value", () => {
+    const schema = { type: "object", properties: { b: true }, unevaluatedProperties: { type: "object", unevaluatedProperties: false } };
+    expect(accepts(schema, { b: 1, a: { b: 2 } })).toBe(false);
+    expect(accepts(schema, { b: 1, a: {} })).toBe(true);
+  });
+
+  it("does not let items evaluated inside an item count as evaluated in its parent", () => {
+    const schema = { type: "object", properties: { v: { type: "array", unevaluatedItems: { type: "array", prefixItems: [true, true] } } } };
+    expect(accepts(schema, { v: [[1, 1], 2] })).toBe(false);
+    expect(accepts(schema, { v: [[1, 1], []] })).toBe(true);
+  });
+
+  it("still sees annotations of in-place applicators on the same value", () => {
+    const schema = { type: "object", allOf: [{ properties: { a: true } }], unevaluatedProperties: { type: "object", properties: { x: {} } } };
+    expect(accepts(schema, { a: 1, b: {} })).toBe(true);
+    expect(accepts(schema, { a: 1, b: 2 })).toBe(false);
+  });
+});
+
 describe("compileSchema: large schemas", () => {
   it(`compiles a 16,000-value enum as a Set lookup (enums over ${MAX_INLINE_ENUM} values)`, () => {
     const values = Array.from({ length: 16_000 }, (_, index) => `v${index}`);

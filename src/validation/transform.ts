@@ -1,6 +1,8 @@
-import { MAX_SCHEMA_DEPTH, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
+import { Compile } from "typebox/compile";
+import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
 import { compilePattern } from "../schema/patterns.js";
 import { appendSegment } from "../schema/pointer.js";
+import { walkSchema } from "../schema/walk.js";
 import { defineOwn } from "../objects.js";
 import { LinearPattern } from "./linear-pattern.js";
 import {
@@ -22,7 +24,12 @@ import {
  *   lookup, which also keeps a 16k-value enum out of the generated code);
  * - `multipleOf` becomes exact decimal arithmetic;
  * - `uniqueItems: true` becomes JSON Schema equality by a Set of keys;
- * - `dependentRequired`, and the list entries of `dependencies`, look at own properties only.
+ * - `dependentRequired`, and the list entries of `dependencies`, look at own properties only;
+ * - the subschema of `unevaluatedProperties` or `unevaluatedItems` runs as a validator of its own
+ *   (a refinement), when it holds no reference: TypeBox checks it in its parent's evaluation
+ *   context, so the properties or items it evaluates inside a value count as evaluated in the
+ *   parent, and the parent's count inside the value (`{ unevaluatedProperties: { type: "object",
+ *   properties: { b: {} } } }` would accept `{ "a": { "b": 1 }, "b": false }`).
  *
  * The input is never changed: nodes on the way to a change are copied (own keys, enumerable or
  * not, so TypeBox's `~kind` and `~optional` stay), and everything else is shared. A schema that
@@ -66,8 +73,12 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
   // A cycle back to a node in progress keeps the original there.
   done.set(node, node);
   const changes = new Map<string, unknown>();
+  for (const keyword of ISOLATED_KEYWORDS) {
+    const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
+    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0 && !holdsReferences(subschema)) changes.set(keyword, isolated(subschema, keyword));
+  }
   for (const keyword of SUBSCHEMA_KEYWORDS) {
-    if (!Object.hasOwn(node, keyword) || !isSchemaObject(node[keyword])) continue;
+    if (!Object.hasOwn(node, keyword) || !isSchemaObject(node[keyword]) || changes.has(keyword)) continue;
     const child = transformNode(node[keyword], appendSegment(pointer, keyword), depth + 1, done, problems);
     if (child !== node[keyword]) changes.set(keyword, child);
   }
@@ -104,6 +115,27 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
   }
   done.set(node, copy);
   return copy;
+}
+
+const ISOLATED_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems"] as const;
+
+/** Whether a subschema refers anywhere (then it cannot be compiled on its own). */
+function holdsReferences(subschema: Node): boolean {
+  let found = false;
+  walkSchema(subschema, (node) => {
+    if (REFERENCE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword)) || Object.hasOwn(node, "$id") || Object.hasOwn(node, "$anchor")) found = true;
+  });
+  return found;
+}
+
+/** A schema that checks `subschema` with a validator of its own, in a fresh evaluation context. */
+function isolated(subschema: Node, keyword: string): Node {
+  const validator = Compile(transformSchema(subschema) as never);
+  const refinement: Refinement = {
+    check: (value) => validator.Check(value),
+    error: () => (keyword === "unevaluatedItems" ? "must match the schema of unevaluated items" : "must match the schema of unevaluated properties"),
+  };
+  return Object.defineProperty({}, "~refine", { value: [refinement], enumerable: false, writable: true, configurable: true }) as Node;
 }
 
 /** The refinements that replace this node's own keywords; the replaced keywords are recorded in `changes` as removed (`undefined`). */
