@@ -236,3 +236,24 @@ describe("findCompileProblems: patternProperties", () => {
     expect(findCompileProblems(schema).map((problem) => problem.pointer)).toEqual(["/properties/a/pattern", "/properties/b/items/pattern"]);
   });
 });
+
+describe("findCompileProblems: $ref loops", () => {
+  it("refuses a $ref that leads back to itself without descending into the value", () => {
+    expect(findCompileProblems({ type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { x: { $ref: "#/$defs/a" } } })).toEqual([
+      { pointer: "/$defs/a/$ref", problem: expect.stringContaining("recurse forever") },
+    ]);
+    expect(findCompileProblems({ type: "object", $defs: { a: { anyOf: [{ type: "null" }, { allOf: [{ $ref: "#/$defs/b" }] }] }, b: { not: { $ref: "#/$defs/a" } } } }).map((problem) => problem.pointer)).toEqual([
+      expect.stringMatching(/\/\$ref$/),
+    ]);
+  });
+
+  it("accepts recursion that descends into the value: a tree", () => {
+    const tree = { type: "object", $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } }, properties: { root: { $ref: "#/$defs/node" } } };
+    expect(findCompileProblems(tree)).toEqual([]);
+    expect(compileSchema(tree).Check({ root: { children: [{ children: [] }] } })).toBe(true);
+  });
+
+  it("accepts a root that refers to itself through a property", () => {
+    expect(findCompileProblems({ type: "object", properties: { next: { $ref: "#" } } })).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { MAX_COMPILED_NESTING, MAX_SCHEMA_DEPTH, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
 import { compilePattern, isNativeLinearPattern } from "../schema/patterns.js";
-import { appendSegment } from "../schema/pointer.js";
+import { appendSegment, refSegments, resolveSegments } from "../schema/pointer.js";
 import { walkSchema } from "../schema/walk.js";
 import { MAX_INLINE_ENUM } from "./transform.js";
 
@@ -24,6 +24,9 @@ const NESTING_PER_NODE = 4;
  * - a `patternProperties` pattern that V8 cannot provably run in linear time (TypeBox always runs
  *   these on the native engine), or that does not start with `^` where `additionalProperties`
  *   applies (TypeBox then tests them, with every property name, at every position of each key);
+ * - a `$ref` that leads back to itself without descending into the value (through `$ref`s and
+ *   the applicators that check the same value: `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
+ *   `else`, `dependentSchemas`), which would recurse forever on every value that reaches it;
  * - lists so long, or nested so deep, that the generated check would nest more than
  *   {@link MAX_COMPILED_NESTING} expressions and overflow V8's parser (about 1,600 properties,
  *   `anyOf` branches or `required` names at the top level; large enums are exempt: they become a Set lookup).
@@ -32,7 +35,9 @@ export function findCompileProblems(schema: object): CompileProblem[] {
   const problems: CompileProblem[] = [];
   // The nesting each node starts at: a `$defs` entry compiles as its own function and starts afresh.
   const nestingOf = new Map<object, number>();
+  const pointers = new Map<object, string>();
   const stop = walkSchema(schema, (node, pointer) => {
+    pointers.set(node, pointer);
     patternProblems(node, pointer, problems);
     const nesting = (nestingOf.get(node) ?? 0) + NESTING_PER_NODE + listLengths(node);
     if (nesting > MAX_COMPILED_NESTING) {
@@ -48,6 +53,8 @@ export function findCompileProblems(schema: object): CompileProblem[] {
     }
   });
   if (stop !== undefined) problems.push({ pointer: stop.pointer, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} subschemas` });
+  const looping = findRefLoop(schema, pointers);
+  if (looping !== undefined) problems.push({ pointer: appendSegment(looping, "$ref"), problem: "leads back to itself without descending into the value, so every check through it would recurse forever" });
   return problems;
 }
 
@@ -70,6 +77,49 @@ function patternProblems(node: Readonly<Record<string, unknown>>, pointer: strin
       problems.push({ pointer: location, problem: "must start with ^ where additionalProperties applies (it is then tested at every position of every key)" });
     }
   }
+}
+
+/** Keywords that check the value their node checks (not a property or an item of it). */
+const IN_PLACE_KEYWORDS = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"] as const;
+
+/** The pointer of a node whose local `$ref` leads back to it through in-place subschemas only, if any. */
+function findRefLoop(root: object, pointers: ReadonlyMap<object, string>): string | undefined {
+  const state = new Map<object, "open" | "done">();
+  const inPlace = (node: Readonly<Record<string, unknown>>): unknown[] => {
+    const next: unknown[] = [];
+    if (typeof node.$ref === "string") {
+      const segments = refSegments(node.$ref);
+      if (segments !== undefined) next.push(resolveSegments(root, segments));
+    }
+    for (const keyword of IN_PLACE_KEYWORDS) {
+      const value = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
+      if (Array.isArray(value)) next.push(...value);
+      else if (keyword === "dependentSchemas" && typeof value === "object" && value !== null) next.push(...Object.values(value));
+      else next.push(value);
+    }
+    return next.filter((child) => typeof child === "object" && child !== null && !Array.isArray(child));
+  };
+  // Iterative depth-first search: a node met again while still open closes a loop.
+  for (const start of pointers.keys()) {
+    if (state.has(start)) continue;
+    const stack: Array<{ node: object; children: unknown[] }> = [{ node: start, children: inPlace(start as Record<string, unknown>) }];
+    state.set(start, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const child = top.children.pop() as object | undefined;
+      if (child === undefined) {
+        state.set(top.node, "done");
+        stack.pop();
+      } else if (state.get(child) === "open") {
+        const loop = stack.slice(stack.findIndex((entry) => entry.node === child)).find((entry) => typeof (entry.node as { $ref?: unknown }).$ref === "string");
+        return pointers.get(loop?.node ?? child) ?? "";
+      } else if (!state.has(child)) {
+        state.set(child, "open");
+        stack.push({ node: child, children: inPlace(child as Record<string, unknown>) });
+      }
+    }
+  }
+  return undefined;
 }
 
 /** How many operands this node's own lists add to the generated check (inline enums included, Set enums not). */
