@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { ToolDefinitionError, ToolRegistry } from "../src/index.js";
 import { Code } from "typebox/compile";
 import { describe, expect, it } from "vitest";
 import { MAX_COMPILED_NESTING } from "../src/schema/keywords.js";
@@ -67,6 +68,12 @@ describe("compileSchema: patterns", () => {
   it("returns a schema that needs nothing as the very same object", () => {
     const schema = Type.Object({ path: Type.String(), mode: Type.Union([Type.Literal("r"), Type.Literal("w")]), n: Type.Integer({ minimum: 0 }) });
     expect(transformSchema(schema)).toBe(schema);
+  });
+
+  it("fails compileAll (and so the first call) with a ToolDefinitionError naming the pattern's location", () => {
+    const registry = new ToolRegistry().register({ name: "lookup", description: "", parameters: { type: "object", properties: { q: { type: "string", pattern: "(?<=a)b" } } } as never }, () => 1);
+    expect(() => registry.compileAll()).toThrow(ToolDefinitionError);
+    expect(() => registry.compileAll()).toThrow("/properties/q/pattern: cannot run safely: it uses a lookahead or lookbehind");
   });
 
   it("refuses a pattern with a backreference, naming its location", () => {

@@ -96,7 +96,7 @@ class Parser {
     if (character === "[") return { type: "set", set: this.#class() };
     if (character === "\\") {
       this.#index++;
-      return { type: "set", set: this.#escape(false) };
+      return { type: "set", set: this.#escape() };
     }
     return { type: "set", set: single(this.#codePoint()) };
   }
@@ -162,12 +162,12 @@ class Parser {
     this.#index++;
     if (this.#peek() === "b") return this.#advance(0x08);
     if (this.#peek() === "-") return this.#advance(0x2d);
-    const set = this.#escape(true);
+    const set = this.#escape();
     return set.ranges.length === 1 && set.ranges[0]![0] === set.ranges[0]![1] && set.inexact !== true ? set.ranges[0]![0] : set;
   }
 
   /** After a backslash: a character class escape, or a character escape as a one-code-point set. */
-  #escape(inClass: boolean): CodePointSet {
+  #escape(): CodePointSet {
     const character = this.#peek();
     switch (character) {
       case "d":
@@ -194,10 +194,10 @@ class Parser {
         break;
     }
     if (character !== undefined && character >= "1" && character <= "9") throw new Refusal("uses a backreference, which no linear-time engine runs");
-    return single(this.#characterEscape(inClass));
+    return single(this.#characterEscape());
   }
 
-  #characterEscape(_inClass: boolean): number {
+  #characterEscape(): number {
     const character = this.#peek() ?? "";
     if (Object.hasOwn(CONTROL_ESCAPES, character)) return this.#advance(CONTROL_ESCAPES[character]!);
     if (character === "c") {
