@@ -25,9 +25,9 @@ import type { ParsedPattern, RegExpNode } from "./parse.js";
  * that atom's set, which by (2) no later atom up to the next mandatory one can match, so that
  * choice fails after at most one step per following atom, without choices of its own. Along the
  * single path that survives, each code point of the text is consumed once, so one attempt costs
- * O(text × atoms) with atoms bounded by (3). Anchored by `^`, there is one attempt (V8 also
- * treats a disjunction of `^`-anchored alternatives as anchored); unanchored, there is one attempt
- * per position, each bounded by (4), so O(text × length × atoms).
+ * O(text × atoms) with atoms bounded by (3). Anchored by `^`, only the attempt at position 0 gets
+ * past its first step (V8 makes no other attempt; one that did would fail at `^` at once);
+ * unanchored, there is one attempt per position, each bounded by (4), so O(text × length × atoms).
  */
 
 /** At most this many quantified atoms in a pattern run natively (each may cost a step per backtrack). */
