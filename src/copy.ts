@@ -8,8 +8,9 @@ import { defineOwn } from "./objects.js";
  * property once. A value inside that is not plain data (a Date, a Map, a class instance, a
  * typed array) is copied on the spot by `structuredClone`, so it has structured-clone
  * semantics, and what structuredClone refuses (a function, a symbol, a proxy it meets) is
- * refused. Only data nested deeper than the fast copy goes (a cycle, or deep nesting) is
- * handed whole to `structuredClone`, which keeps cycles.
+ * refused. A cycle is kept, as structuredClone keeps it: a value met again on its own path
+ * becomes that ancestor's copy. Only data nested deeper than the fast copy goes is handed whole to
+ * `structuredClone`.
  */
 
 /** Why a value could not be copied; `issue` is ready for a validation error. */
@@ -20,8 +21,15 @@ export class CopyRefusal extends Error {
   }
 }
 
-// Beyond this depth the fast copy hands the whole value over to structuredClone, which also handles cycles.
-const MAX_FAST_DEPTH = 64;
+// Beyond this depth the fast copy hands the whole value over to structuredClone (cycles never get this deep: they are found on the path).
+const MAX_FAST_DEPTH = 256;
+
+/** One object on the path from the root to the value being copied, with its copy. */
+interface PathLink {
+  readonly original: object;
+  readonly copy: object;
+  readonly parent: PathLink | undefined;
+}
 
 /**
  * Longer arrays are copied by structuredClone: it copies a real array natively, and refuses a
@@ -54,7 +62,7 @@ function holeAt(index: number): HoleFound {
 export function copyArguments(value: object): Record<string, unknown> {
   try {
     // The caller has checked that the root is a plain object.
-    return copyPlainObject(value, 0);
+    return copyPlainObject(value, 0, undefined);
   } catch (error) {
     if (error instanceof CopyRefusal) throw error;
     if (error instanceof HoleFound) throw holeRefusal(error.segments.reverse());
@@ -64,22 +72,25 @@ export function copyArguments(value: object): Record<string, unknown> {
   }
 }
 
-function copyPlainData(value: object, depth: number): unknown {
+function copyPlainData(value: object, depth: number, parent: PathLink | undefined): unknown {
+  // A cycle: the value is its own ancestor. (Shallow data, the usual case, compares once or twice.)
+  for (let link = parent; link !== undefined; link = link.parent) if (link.original === value) return link.copy;
   if (depth === MAX_FAST_DEPTH) throw new TooDeepForFastCopy();
   if (Array.isArray(value)) {
     const length = value.length;
     if (!(length <= MAX_FAST_ARRAY_LENGTH)) return cloneInPlace(value);
     const copy: unknown[] = [];
+    let link: PathLink | undefined;
     for (let index = 0; index < length; index++) {
       if (!(index in value)) throw holeAt(index);
       const item: unknown = value[index];
-      copy.push(typeof item === "object" && item !== null ? copyNested(item, depth + 1, index) : copyPrimitive(item));
+      copy.push(typeof item === "object" && item !== null ? copyNested(item, depth + 1, index, (link ??= { original: value, copy, parent })) : copyPrimitive(item));
     }
     return copy;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return cloneInPlace(value);
-  return copyPlainObject(value, depth);
+  return copyPlainObject(value, depth, parent);
 }
 
 /** A primitive as is; a function or a symbol is refused. */
@@ -89,22 +100,24 @@ function copyPrimitive(value: unknown): unknown {
 }
 
 /** An object or array item, naming its segment if a hole is found below it. */
-function copyNested(value: object, depth: number, segment: string | number): unknown {
+function copyNested(value: object, depth: number, segment: string | number, parent: PathLink): unknown {
   try {
-    return copyPlainData(value, depth);
+    return copyPlainData(value, depth, parent);
   } catch (error) {
     if (error instanceof HoleFound) error.segments.push(String(segment));
     throw error;
   }
 }
 
-function copyPlainObject(value: object, depth: number): Record<string, unknown> {
+function copyPlainObject(value: object, depth: number, parent: PathLink | undefined): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
+  let link: PathLink | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const property = (value as Record<string, unknown>)[key];
-    const item = typeof property === "object" && property !== null ? copyNested(property, depth + 1, key) : copyPrimitive(property);
+    // The path link is made only for an object that has objects inside.
+    const item = typeof property === "object" && property !== null ? copyNested(property, depth + 1, key, (link ??= { original: value, copy, parent })) : copyPrimitive(property);
     if (key === "__proto__") defineOwn(copy, key, item);
     else copy[key] = item;
   }

@@ -46,6 +46,9 @@ import { ToolArgumentsValidationError, ToolDefinitionError, validateToolArgument
 // - a dependentSchemas subschema's item annotations count for an array, which dependentSchemas
 //   does not apply to (`{ unevaluatedItems: { type: "object" }, anyOf: [{ dependentSchemas: { a:
 //   { prefixItems: [true] } } }] }` accepts `["x"]`): a schema with both is not compared.
+// - the items a failing anyOf or oneOf branch evaluated count as evaluated (`{ anyOf: [{}, { items:
+//   false }], unevaluatedItems: false }` accepts `[1]`): unevaluatedItems beside anyOf or oneOf is
+//   not compared.
 // - required and dependentRequired see inherited properties (`toString`) unless `ownProperties` is
 //   set: it is set.
 
@@ -166,6 +169,7 @@ describe("the registry against Ajv 2020 on random schemas", () => {
         if (text.includes('"contains"') && text.includes('"prefixItems"')) return;
         if (text.includes('"unevaluatedItems":{}')) return;
         if (text.includes('"dependentSchemas"') && text.includes('"unevaluatedItems"')) return;
+        if (text.includes('"unevaluatedItems"') && (text.includes('"anyOf"') || text.includes('"oneOf"'))) return;
         if (JSON.stringify(shared).includes('"$ref"')) return;
         let oracle: ReturnType<typeof ajv.compile>;
         try {

@@ -144,3 +144,42 @@ describe("copyArguments against hostile values", () => {
     expect(copy).toEqual({ deep: { list: [{ x: 1 }, new Map([[1, 2]])] } });
   });
 });
+
+describe("copyArguments: each getter runs once, however the value is shaped", () => {
+  it("runs a getter once on a cycle, and keeps the cycle", () => {
+    let runs = 0;
+    const original: Record<string, unknown> = {
+      get name() {
+        runs++;
+        return "loop";
+      },
+    };
+    original.self = { back: original, list: [original] };
+    const copy = copyArguments(original);
+    expect(runs).toBe(1);
+    expect((copy.self as { back: unknown }).back).toBe(copy);
+    expect((copy.self as { list: unknown[] }).list[0]).toBe(copy);
+  });
+
+  it("runs a getter once on data nested 200 deep", () => {
+    let runs = 0;
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 200; level++) deep = { next: deep };
+    const copy = copyArguments({
+      get counted() {
+        runs++;
+        return 1;
+      },
+      deep,
+    });
+    expect(runs).toBe(1);
+    expect(copy.deep).toEqual(deep);
+  });
+
+  it("copies an object met twice on different paths (not a cycle) twice, as plain data", () => {
+    const shared = { a: 1 };
+    const copy = copyArguments({ left: shared, right: shared });
+    expect(copy).toEqual({ left: { a: 1 }, right: { a: 1 } });
+    expect(copy.left).not.toBe(copy.right);
+  });
+});
