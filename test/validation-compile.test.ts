@@ -264,3 +264,9 @@ describe("findCompileProblems: $ref loops", () => {
     expect(findCompileProblems({ type: "object", properties: { next: { $ref: "#" } } })).toEqual([]);
   });
 });
+
+describe("transformSchema: problems inside an isolated subschema", () => {
+  it("names them from the root", () => {
+    expect(() => transformSchema({ type: "object", unevaluatedProperties: { type: "string", pattern: "(a)\\1" } })).toThrow("/unevaluatedProperties/pattern: cannot run safely");
+  });
+});

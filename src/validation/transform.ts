@@ -75,7 +75,9 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
   const changes = new Map<string, unknown>();
   for (const keyword of ISOLATED_KEYWORDS) {
     const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0 && !holdsReferences(subschema)) changes.set(keyword, isolated(subschema, keyword));
+    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0 && !holdsReferences(subschema)) {
+      changes.set(keyword, isolated(subschema, keyword, appendSegment(pointer, keyword), problems));
+    }
   }
   for (const keyword of SUBSCHEMA_KEYWORDS) {
     if (!Object.hasOwn(node, keyword) || !isSchemaObject(node[keyword]) || changes.has(keyword)) continue;
@@ -129,8 +131,16 @@ function holdsReferences(subschema: Node): boolean {
 }
 
 /** A schema that checks `subschema` with a validator of its own, in a fresh evaluation context. */
-function isolated(subschema: Node, keyword: string): Node {
-  const validator = Compile(transformSchema(subschema) as never);
+function isolated(subschema: Node, keyword: string, pointer: string, problems: Array<{ pointer: string; problem: string }>): Node {
+  let transformed: Node;
+  try {
+    transformed = transformSchema(subschema);
+  } catch (error) {
+    if (!(error instanceof UnsafeSchemaError)) throw error;
+    for (const found of error.problems) problems.push({ pointer: pointer + found.pointer, problem: found.problem });
+    return subschema;
+  }
+  const validator = Compile(transformed as never);
   const refinement: Refinement = {
     check: (value) => validator.Check(value),
     error: () => (keyword === "unevaluatedItems" ? "must match the schema of unevaluated items" : "must match the schema of unevaluated properties"),
