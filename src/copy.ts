@@ -4,67 +4,139 @@ import { defineOwn } from "./objects.js";
 /**
  * The private deep copy of a tool call's arguments.
  *
- * Plain data (plain objects, arrays, primitives) takes a fast recursive copy.
- * Anything else (a Date, a Map, a class instance, a cycle, a proxy that
- * throws, deep nesting) falls back to `structuredClone`, so the result always
- * has structured-clone semantics, and what structuredClone refuses is refused.
+ * Plain data (plain objects, arrays, primitives) takes a fast recursive copy that reads each
+ * property once. A value inside that is not plain data (a Date, a Map, a class instance, a
+ * typed array) is copied on the spot by `structuredClone`, so it has structured-clone
+ * semantics, and what structuredClone refuses (a function, a symbol, a proxy it meets) is
+ * refused. A cycle is kept, as structuredClone keeps it: a value met again on its own path
+ * becomes that ancestor's copy. Only data nested deeper than the fast copy goes is handed whole to
+ * `structuredClone`.
  */
 
 /** Why a value could not be copied; `issue` is ready for a validation error. */
-export class CopyRefusal {
-  constructor(readonly issue: string) {}
+export class CopyRefusal extends Error {
+  override readonly name = "CopyRefusal";
+  constructor(readonly issue: string) {
+    super(issue);
+  }
 }
 
+// Beyond this depth the fast copy hands the whole value over to structuredClone (cycles never get this deep: they are found on the path).
+const MAX_FAST_DEPTH = 256;
 
-// Beyond this depth the fast copy hands over to structuredClone, which also handles cycles.
-const MAX_FAST_DEPTH = 64;
+/** One object on the path from the root to the value being copied, with its copy. */
+interface PathLink {
+  readonly original: object;
+  readonly copy: object;
+  readonly parent: PathLink | undefined;
+}
 
-/** Thrown inside the fast copy to hand the whole value over to the structuredClone path. */
-const NOT_PLAIN_DATA: unique symbol = Symbol("not plain data");
+/**
+ * Longer arrays are copied by structuredClone: it copies a real array natively, and refuses a
+ * proxy at once, where the fast copy would believe a proxy's `length` (2^32 - 1, say) and try
+ * to allocate that many items.
+ */
+export const MAX_FAST_ARRAY_LENGTH = 65_536;
+
+/** Thrown inside the fast copy when data nests deeper than it goes: the whole value goes to structuredClone. */
+class TooDeepForFastCopy extends Error {}
+
+/** Thrown inside the fast copy at a sparse-array hole; each level on the way out adds its segment. */
+class HoleFound extends Error {
+  readonly segments: string[] = [];
+}
+
+function holeAt(index: number): HoleFound {
+  const found = new HoleFound();
+  found.segments.push(String(index));
+  return found;
+}
 
 /**
  * Copies `value` (already known to be a plain object) with structured-clone
  * semantics. A `__proto__` key is copied as an own data property, never as a
  * prototype. Sparse arrays are refused, so no handler ever receives a hole.
+ * Each getter runs once.
  * @throws CopyRefusal
  */
 export function copyArguments(value: object): Record<string, unknown> {
   try {
     // The caller has checked that the root is a plain object.
-    return copyPlainObject(value, 0);
-  } catch {
-    // Fall through: the slow path decides, with structuredClone as the referee.
+    return copyPlainObject(value, 0, undefined);
+  } catch (error) {
+    if (error instanceof CopyRefusal) throw error;
+    if (error instanceof HoleFound) throw holeRefusal(error.segments.reverse());
+    if (error instanceof TooDeepForFastCopy) return copyWithStructuredClone(value);
+    // A getter or a proxy trap threw: structuredClone would have met the same.
+    throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
   }
-  return copyWithStructuredClone(value);
 }
 
-function copyPlainData(value: unknown, depth: number): unknown {
-  if (typeof value !== "object" || value === null) {
-    if (typeof value === "function" || typeof value === "symbol") throw NOT_PLAIN_DATA;
-    return value;
-  }
-  if (depth === MAX_FAST_DEPTH) throw NOT_PLAIN_DATA;
+function copyPlainData(value: object, depth: number, parent: PathLink | undefined): unknown {
+  // A cycle: the value is its own ancestor. (Shallow data, the usual case, compares once or twice.)
+  for (let link = parent; link !== undefined; link = link.parent) if (link.original === value) return link.copy;
+  if (depth === MAX_FAST_DEPTH) throw new TooDeepForFastCopy();
   if (Array.isArray(value)) {
+    const length = value.length;
+    if (!(length <= MAX_FAST_ARRAY_LENGTH)) return cloneInPlace(value);
     const copy: unknown[] = [];
-    for (let index = 0; index < value.length; index++) {
-      if (!(index in value)) throw NOT_PLAIN_DATA;
-      copy.push(copyPlainData(value[index], depth + 1));
+    let link: PathLink | undefined;
+    for (let index = 0; index < length; index++) {
+      if (!(index in value)) throw holeAt(index);
+      const item: unknown = value[index];
+      copy.push(typeof item === "object" && item !== null ? copyNested(item, depth + 1, index, (link ??= { original: value, copy, parent })) : copyPrimitive(item));
     }
     return copy;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN_DATA;
-  return copyPlainObject(value, depth);
+  if (prototype !== Object.prototype && prototype !== null) return cloneInPlace(value);
+  return copyPlainObject(value, depth, parent);
 }
 
-function copyPlainObject(value: object, depth: number): Record<string, unknown> {
+/** A primitive as is; a function or a symbol is refused. */
+function copyPrimitive(value: unknown): unknown {
+  if (typeof value === "function" || typeof value === "symbol") throw new CopyRefusal(ROOT_ISSUES.notCloneable);
+  return value;
+}
+
+/** An object or array item, naming its segment if a hole is found below it. */
+function copyNested(value: object, depth: number, segment: string | number, parent: PathLink): unknown {
+  try {
+    return copyPlainData(value, depth, parent);
+  } catch (error) {
+    if (error instanceof HoleFound) error.segments.push(String(segment));
+    throw error;
+  }
+}
+
+function copyPlainObject(value: object, depth: number, parent: PathLink | undefined): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
+  let link: PathLink | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    const item = copyPlainData((value as Record<string, unknown>)[key], depth + 1);
+    const property = (value as Record<string, unknown>)[key];
+    // The path link is made only for an object that has objects inside.
+    const item = typeof property === "object" && property !== null ? copyNested(property, depth + 1, key, (link ??= { original: value, copy, parent })) : copyPrimitive(property);
     if (key === "__proto__") defineOwn(copy, key, item);
     else copy[key] = item;
+  }
+  return copy;
+}
+
+/** A value that is not plain data, copied where it stands by structuredClone (which reads it once). */
+function cloneInPlace(value: object): unknown {
+  let copy: unknown;
+  try {
+    copy = structuredClone(value);
+  } catch (error) {
+    throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
+  }
+  const hole = findHole(copy);
+  if (hole !== undefined) {
+    const found = new HoleFound();
+    found.segments.push(...hole.reverse());
+    throw found;
   }
   return copy;
 }
@@ -77,27 +149,31 @@ function copyWithStructuredClone(value: object): Record<string, unknown> {
     throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
   }
   const hole = findHole(copy);
-  if (hole !== undefined) throw new CopyRefusal(`${hole}: arrays must not have holes`);
+  if (hole !== undefined) throw holeRefusal(hole);
   return copy;
 }
 
-/** The JSON Pointer of the first sparse-array hole in `root`, if any (cycles are walked once). */
-function findHole(root: unknown): string | undefined {
+function holeRefusal(segments: readonly string[]): CopyRefusal {
+  return new CopyRefusal(`${segments.map((segment) => `/${escapePointerSegment(segment)}`).join("")}: arrays must not have holes`);
+}
+
+/** The segments of the first sparse-array hole in `root`, if any (cycles are walked once). */
+function findHole(root: unknown): string[] | undefined {
   const seen = new WeakSet<object>();
-  const pending: Array<[unknown, string]> = [[root, ""]];
+  const pending: Array<[unknown, string[]]> = [[root, []]];
   while (pending.length > 0) {
-    const [value, pointer] = pending.pop()!;
+    const [value, segments] = pending.pop()!;
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
     seen.add(value);
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        if (!(index in value)) return `${pointer}/${index}`;
-        pending.push([value[index], `${pointer}/${index}`]);
+        if (!(index in value)) return [...segments, String(index)];
+        pending.push([value[index], [...segments, String(index)]]);
       }
-    } else if (value instanceof Map) {
+    } else if (value instanceof Map || value instanceof Set) {
       // Map and Set contents are not addressable by JSON Pointer, and have no holes.
     } else {
-      for (const key of Object.keys(value)) pending.push([(value as Record<string, unknown>)[key], `${pointer}/${escapePointerSegment(key)}`]);
+      for (const key of Object.keys(value)) pending.push([(value as Record<string, unknown>)[key], [...segments, key]]);
     }
   }
   return undefined;

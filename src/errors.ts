@@ -27,6 +27,9 @@ export class ToolDefinitionError extends ToolRegistryError {
  *
  * `issues` are `<JSON Pointer>: <message>` strings; none of them contains an
  * argument value, so the error can be logged and shown to the model as is.
+ *
+ * It carries no stack trace: it describes the model's mistake, not a place in
+ * the code, and capturing one would cost more than checking a small call.
  */
 export class ToolArgumentsValidationError extends ToolRegistryError {
   override readonly name = "ToolArgumentsValidationError";
@@ -36,7 +39,13 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   readonly issues: readonly string[];
 
   constructor(toolName: string, issues: readonly string[]) {
-    super(validationMessage(toolName, issues));
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(validationMessage(toolName, issues));
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
   }

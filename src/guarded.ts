@@ -3,8 +3,32 @@ import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "./errors
 import type { ToolHandler } from "./types.js";
 
 /**
- * Runs a handler under a caller's signal and/or a time limit, aborting its
- * `context.signal` when either fires.
+ * A caller's signal watched by one listener, however many calls share it: `dispatchAll` runs up
+ * to `concurrency` calls under one signal, and a listener per call on the caller's signal would
+ * pile up there (Node warns past ten). Subscribers are kept in a plain Set and told in turn.
+ */
+export class AbortFanOut {
+  readonly #subscribers = new Set<() => void>();
+  readonly #onAbort = (): void => {
+    for (const subscriber of [...this.#subscribers]) subscriber();
+  };
+
+  constructor(readonly signal: AbortSignal) {}
+
+  /** Calls `onAbort` when the signal aborts; returns the unsubscribe. The signal holds a listener only while someone subscribes. */
+  subscribe(onAbort: () => void): () => void {
+    if (this.#subscribers.size === 0) this.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#subscribers.add(onAbort);
+    return () => {
+      this.#subscribers.delete(onAbort);
+      if (this.#subscribers.size === 0) this.signal.removeEventListener("abort", this.#onAbort);
+    };
+  }
+}
+
+/**
+ * Runs a handler under a caller's signal (through its {@link AbortFanOut}) and/or a time limit,
+ * aborting its `context.signal` when either fires.
  * @throws ToolAbortedError when the caller's signal aborts (or already has)
  * @throws ToolTimeoutError when the time limit runs out
  * @throws ToolExecutionError when the handler throws or rejects
@@ -14,13 +38,14 @@ export async function runGuarded(
   args: unknown,
   toolName: string,
   toolCallId: string,
-  callerSignal: AbortSignal | undefined,
+  caller: AbortFanOut | undefined,
   timeoutMs: number | undefined,
 ): Promise<unknown> {
+  const callerSignal = caller?.signal;
   if (callerSignal?.aborted) throw new ToolAbortedError(toolName, toolCallId, callerSignal.reason);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onCallerAbort: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
   const stopped = new Promise<never>((_resolve, reject) => {
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
@@ -29,12 +54,11 @@ export async function runGuarded(
         reject(error);
       }, timeoutMs);
     }
-    if (callerSignal !== undefined) {
-      onCallerAbort = () => {
-        controller.abort(callerSignal.reason);
-        reject(new ToolAbortedError(toolName, toolCallId, callerSignal.reason));
-      };
-      callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+    if (caller !== undefined) {
+      unsubscribe = caller.subscribe(() => {
+        controller.abort(caller.signal.reason);
+        reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason));
+      });
     }
   });
   const running = (async () => {
@@ -50,6 +74,6 @@ export async function runGuarded(
     return await Promise.race([running, stopped]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
+    unsubscribe?.();
   }
 }

@@ -1,6 +1,11 @@
-/** A non-null object that is not an array. */
+/** A non-null object that is not an array. Never throws: a revoked proxy (which `Array.isArray` throws on) is not one. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /**

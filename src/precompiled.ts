@@ -1,9 +1,8 @@
 import type { TSchema } from "typebox";
 import { Code } from "typebox/compile";
-import type { TLocalizedValidationError } from "typebox/error";
-import { Errors } from "typebox/value";
 import { canonicalJson } from "./canonical.js";
 import type { ToolDefinition } from "./types.js";
+import { transformSchema } from "./validation/transform.js";
 
 /** One generated validator, as emitted by {@link precompileValidators}. */
 export interface PrecompiledValidator {
@@ -43,11 +42,12 @@ export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>):
   const entries = new Map<string, string>();
   for (const tool of tools) {
     const schema = isDefinition(tool) ? tool.parameters : tool;
-    const key = canonicalJson(schema);
-    if (key === undefined) throw new TypeError("precompileValidators needs schemas that are plain JSON");
-    if (entries.has(key)) continue;
+    const form = precompiledForm(schema);
+    if (form === undefined) throw new TypeError("precompileValidators needs schemas that are plain JSON");
+    if (entries.has(form.key)) continue;
+    const key = form.key;
     const body: string[] = [];
-    for (const line of Code(schema).Code.split("\n")) {
+    for (const line of Code(form.compiled as TSchema).Code.split("\n")) {
       if (line.startsWith("import ")) runtimeImport(line);
       else body.push(line.replace(/^export function /, "function "));
     }
@@ -77,19 +77,36 @@ function runtimeImport(line: string): void {
   }
 }
 
-/** A validator for `schema` from precompiled code, or `undefined` if the module has none for it. */
-export function fromPrecompiled(
-  precompiled: PrecompiledValidators,
-  schema: TSchema,
-): { Check(value: unknown): boolean; Errors(value: unknown): TLocalizedValidationError[]; IsAccelerated(): boolean } | undefined {
+/**
+ * What a precompiled validator is generated from, and matched by: the schema's canonical JSON
+ * (keys sorted), parsed back and transformed as every compiled schema is. Generating from the
+ * canonical form, at build time and at run time alike, makes the generated code and its external
+ * table (the regular expressions, refinements and format checks it refers to by position) the
+ * same whatever order the schema's keys were written in. `undefined` for a schema that is not
+ * plain JSON (a refinement, an `undefined` value), which no module can hold.
+ */
+function precompiledForm(schema: object): { key: string; compiled: object } | undefined {
   const key = canonicalJson(schema);
-  const generated = key === undefined || !Object.hasOwn(precompiled, key) ? undefined : precompiled[key];
-  if (generated === undefined) return undefined;
+  if (key === undefined) return undefined;
+  let canonical: object;
+  try {
+    canonical = JSON.parse(key) as object;
+  } catch {
+    // The canonical text of a schema holding `undefined` is not JSON.
+    return undefined;
+  }
+  return { key, compiled: transformSchema(canonical) };
+}
+
+/** A validator for `schema` from precompiled code, or `undefined` if the module has none for it. */
+export function fromPrecompiled(precompiled: PrecompiledValidators, schema: TSchema): { Check(value: unknown): boolean; IsAccelerated(): boolean } | undefined {
+  const form = precompiledForm(schema);
+  const generated = form === undefined || !Object.hasOwn(precompiled, form.key) ? undefined : precompiled[form.key];
+  if (form === undefined || generated === undefined) return undefined;
   // Building the external table generates code as text only; nothing is evaluated.
-  generated.SetExternal(Code(schema).External);
+  generated.SetExternal(Code(form.compiled as TSchema).External);
   return {
     Check: (value) => generated.Check(value),
-    Errors: (value) => Errors(schema, value),
     IsAccelerated: () => true,
   };
 }

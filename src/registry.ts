@@ -9,7 +9,7 @@ import {
   UnknownToolError,
 } from "./errors.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
-import { runGuarded } from "./guarded.js";
+import { AbortFanOut, runGuarded } from "./guarded.js";
 import { ROOT_ISSUES } from "./issues.js";
 import { modelNamesOf } from "./model-names.js";
 import { isPlainObject } from "./objects.js";
@@ -274,10 +274,15 @@ export class ToolRegistry {
    * @throws ToolDefinitionError when the tool's schema cannot compile
    */
   dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
-    return this.#dispatch(call, options, undefined);
+    return this.#dispatch(call, options, undefined, undefined);
   }
 
-  #dispatch(call: ToolCall, options: DispatchOptions | undefined, onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined): Promise<unknown> {
+  #dispatch(
+    call: ToolCall,
+    options: DispatchOptions | undefined,
+    onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
+    fanOut: AbortFanOut | undefined,
+  ): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let tool: RegisteredTool | undefined;
     let validator: CompiledValidator | undefined;
@@ -303,9 +308,9 @@ export class ToolRegistry {
       if (tool === undefined || validator === undefined || value === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
         return Promise.reject(error);
       }
-      return this.#repairAndRun(tool, validator, toolCallId, value, options, error, onRepairs);
+      return this.#repairAndRun(tool, validator, toolCallId, value, options, error, onRepairs, fanOut);
     }
-    return this.#run(tool, toolCallId, args, options);
+    return this.#run(tool, toolCallId, args, options, fanOut);
   }
 
   /** The failure path with repair on: repair what is unambiguous, report it, and run; or reject with the original error. */
@@ -317,6 +322,7 @@ export class ToolRegistry {
     options: DispatchOptions | undefined,
     error: ToolArgumentsValidationError,
     onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
+    fanOut: AbortFanOut | undefined,
   ): Promise<unknown> {
     try {
       const repaired = repairAndCheck(validator, tool.definition.parameters, value);
@@ -324,14 +330,17 @@ export class ToolRegistry {
       const repairs = Object.freeze(repaired.repairs);
       this.#repair!({ toolName: tool.name, toolCallId, repairs });
       onRepairs?.(repairs);
-      return this.#run(tool, toolCallId, repaired.value, options);
+      return this.#run(tool, toolCallId, repaired.value, options, fanOut);
     } catch (failure) {
       return Promise.reject(failure);
     }
   }
 
-  /** Calls the handler with checked arguments, under the caller's signal and the tool's time limit if any. */
-  #run(tool: RegisteredTool, toolCallId: string, args: unknown, options: DispatchOptions | undefined): Promise<unknown> {
+  /**
+   * Calls the handler with checked arguments, under the caller's signal and the tool's time limit if any.
+   * `fanOut` is the caller's signal as `dispatchAll` shares it among its calls.
+   */
+  #run(tool: RegisteredTool, toolCallId: string, args: unknown, options: DispatchOptions | undefined, fanOut: AbortFanOut | undefined): Promise<unknown> {
     const toolName = tool.name;
     const signal = options?.signal;
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
@@ -339,7 +348,8 @@ export class ToolRegistry {
       if (signal !== undefined && !(signal instanceof AbortSignal)) {
         return Promise.reject(new TypeError(`signal must be an AbortSignal, got ${typeof signal}`));
       }
-      return runGuarded(tool.handler, args, toolName, toolCallId, signal, timeoutMs === Infinity ? undefined : timeoutMs);
+      const caller = signal === undefined ? undefined : (fanOut ?? new AbortFanOut(signal));
+      return runGuarded(tool.handler, args, toolName, toolCallId, caller, timeoutMs === Infinity ? undefined : timeoutMs);
     }
     let result: unknown;
     try {
@@ -368,27 +378,34 @@ export class ToolRegistry {
       throw new TypeError(`concurrency must be a positive integer or Infinity, got ${String(concurrency)}`);
     }
     const dispatchOptions: DispatchOptions = options.signal === undefined ? {} : { signal: options.signal };
+    // One listener on the caller's signal for all the calls, however many run at once.
+    const fanOut = options.signal instanceof AbortSignal ? new AbortFanOut(options.signal) : undefined;
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, dispatchOptions);
+        results[index] = await this.#settle(calls[index]!, dispatchOptions, fanOut);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
     return results;
   }
 
-  async #settle(call: ToolCall, options: DispatchOptions): Promise<ToolResult> {
+  async #settle(call: ToolCall, options: DispatchOptions, fanOut: AbortFanOut | undefined): Promise<ToolResult> {
     const toolCallId = idText(readSafely(call, "id"));
     const name = readSafely(call, "name");
     const toolName = typeof name === "string" ? name : "";
     let repairs: readonly ArgumentRepair[] | undefined;
     try {
-      const value = await this.#dispatch(call, options, (made) => {
-        repairs = made;
-      });
+      const value = await this.#dispatch(
+        call,
+        options,
+        (made) => {
+          repairs = made;
+        },
+        fanOut,
+      );
       return repairs === undefined ? { toolCallId, toolName, isError: false, value } : { toolCallId, toolName, isError: false, value, repairs };
     } catch (error) {
       // A call read through a name map is answered in the names the model was sent.

@@ -5,6 +5,7 @@ import { REFERENCE_KEYWORDS } from "./schema/keywords.js";
 import { appendSegment } from "./schema/pointer.js";
 import { SchemaReferences } from "./schema/references.js";
 import { walkSchema } from "./schema/walk.js";
+import { findCompileProblems } from "./validation/problems.js";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -30,15 +31,17 @@ function metaValidator(uri: string): Validator {
  * else against 2020-12 and draft-07, so that `{ type: "nonsense" }`
  * (which TypeBox would compile into a validator that accepts everything) is
  * caught; every `$ref` must resolve inside the schema, since an
- * unresolvable one compiles into a validator that rejects everything; and no
- * `$ref` may lead back to itself without descending into the value (`$ref: "#"`
- * at the root), which no value could ever satisfy.
+ * unresolvable one compiles into a validator that rejects everything; and
+ * nothing may keep it from compiling into a validator that is safe on every
+ * input (see `findCompileProblems`: patterns that cannot run in linear time, a
+ * `$ref` that loops without descending, lists too long to compile).
  */
 export function findSchemaProblems(schema: object): string[] {
   let problems: string[];
   try {
     problems = metaSchemaProblems(schema);
-    if (problems.length === 0) problems = referenceProblems(schema);
+    if (problems.length === 0) problems = unresolvedReferences(schema);
+    if (problems.length === 0) problems = findCompileProblems(schema).map(({ pointer, problem }) => `${pointer || "/"}: ${problem}`);
   } catch {
     problems = ["/: cannot be read as a JSON Schema"];
   }
@@ -88,74 +91,17 @@ export function assertSoundSchema(toolName: string, schema: object): void {
   soundSchemas.add(schema);
 }
 
-/** Keywords whose subschemas apply to the very value their schema applies to (no descent into it). */
-const IN_PLACE_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf"] as const;
-const IN_PLACE_KEYWORDS = ["not", "if", "then", "else"] as const;
-
-/**
- * `$ref`s that resolve to nothing in the document, and `$ref` chains that come back to where
- * they started without descending into the value (through `$ref`, `allOf`, `anyOf`, `oneOf`,
- * `not`, `if`/`then`/`else` and `dependentSchemas` only): such a schema loops forever or
- * refuses everything.
- */
-function referenceProblems(root: object): string[] {
+/** `$ref`s that resolve to nothing in the document, which would compile into a validator that refuses everything. */
+function unresolvedReferences(root: object): string[] {
   const references = new SchemaReferences(root);
-  const pointers = new Map<object, string>();
   const problems: string[] = [];
   const stop = walkSchema(root, (node, pointer) => {
-    pointers.set(node, pointer);
     for (const keyword of REFERENCE_KEYWORDS) {
       const ref = node[keyword];
       if (typeof ref === "string" && references.resolve(ref) === undefined) problems.push(`${appendSegment(pointer, keyword)}: cannot be resolved inside the schema`);
     }
   });
-  if (stop !== undefined) return [`${stop.pointer || "/"}: the schema is nested too deeply`];
-  if (problems.length > 0) return problems;
-  const cycle = findInPlaceCycle(pointers, references);
-  return cycle === undefined ? [] : [`${cycle}: refers back to itself without descending into the value`];
-}
-
-/** The schema nodes applied to the same value as `node`. */
-function inPlaceSuccessors(node: Readonly<Record<string, unknown>>, references: SchemaReferences): unknown[] {
-  const successors: unknown[] = [];
-  for (const keyword of REFERENCE_KEYWORDS) if (typeof node[keyword] === "string") successors.push(references.resolve(node[keyword]));
-  for (const keyword of IN_PLACE_LIST_KEYWORDS) if (Array.isArray(node[keyword])) successors.push(...(node[keyword] as unknown[]));
-  for (const keyword of IN_PLACE_KEYWORDS) if (Object.hasOwn(node, keyword)) successors.push(node[keyword]);
-  const dependent = node.dependentSchemas;
-  if (typeof dependent === "object" && dependent !== null) successors.push(...Object.values(dependent));
-  return successors;
-}
-
-/** The pointer of a `$ref` on a cycle of in-place applications, or `undefined` when there is none. */
-function findInPlaceCycle(pointers: ReadonlyMap<object, string>, references: SchemaReferences): string | undefined {
-  const done = new Set<object>();
-  for (const start of pointers.keys()) {
-    if (done.has(start)) continue;
-    // Iterative depth-first search: the nodes on the current path are `active`.
-    const active = new Set<object>([start]);
-    const stack: Array<{ node: object; next: unknown[] }> = [{ node: start, next: inPlaceSuccessors(start as Record<string, unknown>, references) }];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.next.length === 0) {
-        stack.pop();
-        active.delete(top.node);
-        done.add(top.node);
-        continue;
-      }
-      const successor = top.next.pop();
-      if (typeof successor !== "object" || successor === null || done.has(successor)) continue;
-      if (active.has(successor)) {
-        // The first node of the cycle that holds a reference is where to look.
-        const onCycle = stack.slice(stack.findIndex((frame) => frame.node === successor)).map((frame) => frame.node);
-        const holder = onCycle.find((node) => REFERENCE_KEYWORDS.some((keyword) => typeof (node as Record<string, unknown>)[keyword] === "string")) ?? successor;
-        const keyword = REFERENCE_KEYWORDS.find((name) => typeof (holder as Record<string, unknown>)[name] === "string") ?? "$ref";
-        return appendSegment(pointers.get(holder) ?? "", keyword);
-      }
-      active.add(successor);
-      stack.push({ node: successor, next: inPlaceSuccessors(successor as Record<string, unknown>, references) });
-    }
-  }
-  return undefined;
+  return stop === undefined ? problems : [`${stop.pointer || "/"}: the schema is nested too deeply`];
 }
 
 /** `Object.prototype` members, which TypeBox's `in` checks would find on every object. */

@@ -1,6 +1,5 @@
 import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "./canonical.js";
 import { ToolDefinitionError } from "./errors.js";
@@ -8,6 +7,7 @@ import { issueLines, MAX_ISSUES } from "./issues.js";
 import { SchemaExplainer } from "./validation/explainer.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
+import { compileSchema } from "./validation/compile.js";
 import type { CacheStats, CompileStats } from "./types.js";
 
 /**
@@ -146,7 +146,7 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const compiled: TypeBoxValidator = precompiled ?? Compile(schema);
+      const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
       const explainer = new SchemaExplainer(schema);
       return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer) : new ValidatorEntry(compiled, explainer);

@@ -70,8 +70,9 @@ const { cases, runScenario } = await import("./scenario.mjs");
 const readJson = (path) => JSON.parse(readFileSync(join(root, path), "utf8"));
 const typeboxPackage = readJson("node_modules/typebox/package.json");
 const lruPackage = readJson("node_modules/lru-cache/package.json");
+const re2jsPackage = readJson("node_modules/re2js/package.json");
 
-/** The import map: every export of typebox, and lru-cache's browser ESM build. */
+/** The import map: every export of typebox, lru-cache's browser ESM build, and re2js's ESM build. */
 const imports = {};
 for (const [subpath, target] of Object.entries(typeboxPackage.exports)) {
   const file = typeof target === "string" ? target : (target.import ?? target.default);
@@ -82,6 +83,7 @@ imports["lru-cache"] = `/node_modules/lru-cache/${lruTarget.replace(/^\.\//, "")
 // The generated validators import this package's ./precompiled subpath (and nothing of TypeBox's directly).
 const ownPackage = readJson("package.json");
 imports[`${ownPackage.name}/precompiled`] = `/${ownPackage.exports["./precompiled"].default.replace(/^\.\//, "")}`;
+imports.re2js = `/node_modules/re2js/${re2jsPackage.exports["."].import.default.replace(/^\.\//, "")}`;
 const importMap = JSON.stringify({ imports }, null, 2);
 const importMapHash = createHash("sha256").update(importMap, "utf8").digest("base64");
 
@@ -132,7 +134,7 @@ const HTML = `<!doctype html>
 `;
 
 // Directories served as they are, and the test's own browser files.
-const STATIC_ROOTS = ["dist", "node_modules/typebox/build", "node_modules/lru-cache/dist/esm"].map((dir) => realpathSync(join(root, dir)));
+const STATIC_ROOTS = ["dist", "node_modules/typebox/build", "node_modules/lru-cache/dist/esm", "node_modules/re2js/build"].map((dir) => realpathSync(join(root, dir)));
 const PAGE_FILES = new Set(["/test-browser/csp-probe.js", "/test-browser/page.js", "/test-browser/scenario.mjs", "/test-browser/tools.mjs"]);
 const TYPES = { ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".map": "application/json; charset=utf-8" };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyArguments, CopyRefusal } from "../src/copy.js";
+import { copyArguments, CopyRefusal, MAX_FAST_ARRAY_LENGTH } from "../src/copy.js";
 
 function refusalOf(value: object): string {
   try {
@@ -72,5 +72,114 @@ describe("copyArguments", () => {
   it("refuses a sparse array, pointing at the hole", () => {
     // eslint-disable-next-line no-sparse-arrays
     expect(refusalOf({ list: [1, , 3] })).toBe("/list/1: arrays must not have holes");
+  });
+});
+
+describe("copyArguments against hostile values", () => {
+  it("refuses a proxy that claims an array of 2^32 - 1 items without touching a single item", () => {
+    let reads = 0;
+    const liar = new Proxy([], {
+      get: (target, key) => (key === "length" ? 2 ** 32 - 1 : (reads++, Reflect.get(target, key))),
+      has: () => (reads++, true),
+    });
+    expect(refusalOf({ list: liar })).toBe("/: arguments must contain only structured-clone-compatible values");
+    expect(reads).toBe(0);
+  });
+
+  it(`copies a real array longer than ${MAX_FAST_ARRAY_LENGTH} items (by structuredClone), and still refuses its holes`, () => {
+    const long = Array.from({ length: MAX_FAST_ARRAY_LENGTH + 1 }, (_, index) => index);
+    const copy = copyArguments({ long });
+    expect(copy.long).toEqual(long);
+    expect(copy.long).not.toBe(long);
+    const sparse = [...long];
+    delete sparse[60_000];
+    expect(refusalOf({ nested: { sparse } })).toBe("/nested/sparse/60000: arrays must not have holes");
+  });
+
+  it("runs a getter once when the value it returns is not plain data", () => {
+    let runs = 0;
+    const copy = copyArguments({
+      get when() {
+        runs++;
+        return new Date(0);
+      },
+    });
+    expect(runs).toBe(1);
+    expect(copy.when).toEqual(new Date(0));
+  });
+
+  it("runs a getter once when a later property is refused, or is a hole", () => {
+    let runs = 0;
+    const counted = {
+      get a() {
+        runs++;
+        return 1;
+      },
+    };
+    expect(refusalOf({ ...Object.defineProperties({}, Object.getOwnPropertyDescriptors(counted)), b: () => 1 })).toBe(
+      "/: arguments must contain only structured-clone-compatible values",
+    );
+    // eslint-disable-next-line no-sparse-arrays
+    expect(refusalOf({ ...Object.defineProperties({}, Object.getOwnPropertyDescriptors(counted)), list: [1, , 3] })).toBe("/list/1: arrays must not have holes");
+    expect(runs).toBe(2);
+  });
+
+  it("runs a throwing getter once, and refuses", () => {
+    let runs = 0;
+    const value = {
+      get a(): never {
+        runs++;
+        throw new Error("no");
+      },
+    };
+    expect(refusalOf(value)).toBe("/: arguments must contain only structured-clone-compatible values");
+    expect(runs).toBe(1);
+  });
+
+  it("copies a class instance and a Map in place, by structuredClone, inside plain data", () => {
+    class Point {
+      constructor(public x: number) {}
+    }
+    const copy = copyArguments({ deep: { list: [new Point(1), new Map([[1, 2]])] } });
+    expect(copy).toEqual({ deep: { list: [{ x: 1 }, new Map([[1, 2]])] } });
+  });
+});
+
+describe("copyArguments: each getter runs once, however the value is shaped", () => {
+  it("runs a getter once on a cycle, and keeps the cycle", () => {
+    let runs = 0;
+    const original: Record<string, unknown> = {
+      get name() {
+        runs++;
+        return "loop";
+      },
+    };
+    original.self = { back: original, list: [original] };
+    const copy = copyArguments(original);
+    expect(runs).toBe(1);
+    expect((copy.self as { back: unknown }).back).toBe(copy);
+    expect((copy.self as { list: unknown[] }).list[0]).toBe(copy);
+  });
+
+  it("runs a getter once on data nested 200 deep", () => {
+    let runs = 0;
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 200; level++) deep = { next: deep };
+    const copy = copyArguments({
+      get counted() {
+        runs++;
+        return 1;
+      },
+      deep,
+    });
+    expect(runs).toBe(1);
+    expect(copy.deep).toEqual(deep);
+  });
+
+  it("copies an object met twice on different paths (not a cycle) twice, as plain data", () => {
+    const shared = { a: 1 };
+    const copy = copyArguments({ left: shared, right: shared });
+    expect(copy).toEqual({ left: { a: 1 }, right: { a: 1 } });
+    expect(copy.left).not.toBe(copy.right);
   });
 });

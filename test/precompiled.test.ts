@@ -1,13 +1,16 @@
 import { Guard } from "typebox/guard";
 import { CheckContext } from "typebox/schema";
 import { Hashing } from "typebox/system";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { precompileValidators, Type } from "../src/index.js";
+import { precompileValidators, ToolArgumentsValidationError, ToolRegistry, Type, type PrecompiledValidators } from "../src/index.js";
+import { rejectionOf, toolCall } from "./support/fixtures.js";
 import * as runtime from "../src/precompiled-runtime.js";
 
 const schemas = [
   Type.Object({ path: Type.String({ pattern: "^[a-z]+$" }), tags: Type.Array(Type.String(), { uniqueItems: true }) }),
-  { type: "object", properties: { where: { const: { x: 1 } } }, unevaluatedProperties: false },
+  { type: "object", properties: { name: { type: "string", minLength: 2 } }, unevaluatedProperties: false },
   Type.Object({ id: Type.Integer() }),
 ];
 
@@ -38,5 +41,36 @@ describe("precompileValidators", () => {
     vi.doMock("typebox/compile", () => ({ Code: () => ({ Code: 'import { Novelty } from "typebox/novelty"\nexport function Check(value) { return true }', External: {} }) }));
     const { precompileValidators: withNewTypeBox } = await import("../src/precompiled.js");
     expect(() => withNewTypeBox([Type.Object({})])).toThrow('precompileValidators does not know this import of TypeBox\'s generated code: import { Novelty } from "typebox/novelty"');
+  });
+});
+
+/** Loads a module written by precompileValidators, its package import pointed at this checkout's source. */
+async function loadGenerated(source: string, name: string): Promise<PrecompiledValidators> {
+  const folder = resolve(import.meta.dirname, "..", ".test-tmp");
+  mkdirSync(folder, { recursive: true });
+  const file = resolve(folder, `${name}.ts`);
+  writeFileSync(file, source.replace('"typebox-tool-registry/precompiled"', JSON.stringify(resolve(import.meta.dirname, "..", "src", "precompiled-runtime.js"))));
+  return ((await import(file)) as { validators: PrecompiledValidators }).validators;
+}
+
+describe("a precompiled validator", () => {
+  it("is exactly the validator of the schema it is used for, whatever order the schema's keys are written in", async () => {
+    const written = { type: "object", properties: { account: { type: "string", pattern: "^[0-9]{8}$" }, name: { type: "string", pattern: "^[a-z]+$" } }, required: ["account", "name"] };
+    const reordered = { required: ["account", "name"], properties: { name: { pattern: "^[a-z]+$", type: "string" }, account: { pattern: "^[0-9]{8}$", type: "string" } }, type: "object" };
+    const validators = await loadGenerated(precompileValidators([written]), "key-order");
+    const registry = new ToolRegistry({ precompiled: validators }).register({ name: "pay", description: "", parameters: reordered }, (args) => args);
+    // Each value would pass the other property's pattern: swapped patterns would let it through.
+    const error = await rejectionOf(registry.dispatch(toolCall("pay", { account: "bob", name: "12345678" })));
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(await registry.dispatch(toolCall("pay", { account: "12345678", name: "bob" }))).toEqual({ account: "12345678", name: "bob" });
+    expect(registry.compileStats().interpreted).toBe(0);
+  });
+
+  it("follows JSON Schema where the transform corrects TypeBox: an array-like object never passes an array enum", async () => {
+    const schema = { type: "object", properties: { modes: { enum: [["read", "write"]] } } };
+    const validators = await loadGenerated(precompileValidators([schema]), "array-enum");
+    const registry = new ToolRegistry({ precompiled: validators }).register({ name: "open", description: "", parameters: schema }, () => "ok");
+    expect(await rejectionOf(registry.dispatch(toolCall("open", { modes: { 0: "read", 1: "write", length: 2 } })))).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(await registry.dispatch(toolCall("open", { modes: ["read", "write"] }))).toBe("ok");
   });
 });

@@ -48,3 +48,11 @@ export const MAX_SCHEMA_DEPTH = 128;
 
 /** The most `$ref`s followed in a row without reaching a schema that constrains anything. */
 export const MAX_REF_HOPS = 64;
+
+/**
+ * The deepest nesting of checks a schema may need in its generated validator. TypeBox folds each
+ * list (properties, `required`, `anyOf` branches, …) into one nested expression, and V8's parser
+ * overflows at about 1,450 to 1,600 levels (measured on Node 20); this leaves room for the
+ * caller's stack. A schema over it is refused at `register`.
+ */
+export const MAX_COMPILED_NESTING = 1200;

@@ -6,6 +6,7 @@
 
 /** Escapes one segment: `~` as `~0`, `/` as `~1`. */
 export function escapeSegment(segment: string): string {
+  if (!segment.includes("~") && !segment.includes("/")) return segment;
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -48,6 +49,8 @@ export function resolveSegments(root: unknown, segments: readonly string[]): unk
 
 // C0 controls, DEL, C1 controls, line and paragraph separators, and lone surrogates.
 const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// The same, to test for any without the global flag's state: most pointers have none.
+const ANY_UNSAFE_CHARACTER = new RegExp(UNSAFE_CHARACTERS.source);
 
 /**
  * A pointer as shown in text for the model and for logs: `/` for the root, control characters,
@@ -56,7 +59,9 @@ const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udb
  */
 export function displayPointer(pointer: string, maxSegmentCharacters = 64): string {
   if (pointer === "") return "/";
-  const escaped = pointer.replace(UNSAFE_CHARACTERS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const escaped = ANY_UNSAFE_CHARACTER.test(pointer)
+    ? pointer.replace(UNSAFE_CHARACTERS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : pointer;
   if (escaped.length <= maxSegmentCharacters * 2) return escaped;
   return escaped
     .split("/")

@@ -1,6 +1,7 @@
 import { Format } from "typebox/format";
 import { jsonEqual, jsonKey } from "../schema/equality.js";
 import { MAX_REF_HOPS } from "../schema/keywords.js";
+import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { appendSegment } from "../schema/pointer.js";
 import { SchemaReferences } from "../schema/references.js";
@@ -374,22 +375,17 @@ function describeBranches(branches: readonly unknown[]): string {
   return `must match one of the ${branches.length} allowed shapes: ${branches.map(describeSchemaFragment).join("; ")}`;
 }
 
-const patternTesters = new Map<string, { test(text: string): boolean }>();
-
-/** The tester of a schema pattern, cached; a pattern that does not compile matches nothing (registration refuses such schemas). */
-function patternTester(pattern: string): { test(text: string): boolean } {
-  let tester = patternTesters.get(pattern);
-  if (tester === undefined) {
-    try {
-      tester = new RegExp(pattern, "u");
-    } catch {
-      tester = { test: () => false };
-    }
-    if (patternTesters.size > 1024) patternTesters.clear();
-    patternTesters.set(pattern, tester);
-  }
-  return tester;
+/**
+ * The linear-time tester of a schema pattern (the one the compiled validator runs), so that
+ * explaining a refusal can never take longer than checking; a pattern with no safe tester
+ * (which `register` refuses) matches nothing.
+ */
+function patternTester(pattern: string): PatternTester {
+  const compiled = compilePattern(pattern);
+  return compiled.ok ? compiled.tester : NO_MATCH;
 }
+
+const NO_MATCH: PatternTester = { test: () => false };
 
 function codePointCount(text: string): number {
   let count = 0;

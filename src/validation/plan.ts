@@ -1,14 +1,10 @@
 import { Format } from "typebox/format";
 import { jsonKey } from "../schema/equality.js";
 import { REFERENCE_KEYWORDS } from "../schema/keywords.js";
+import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
 
 type Schema = Readonly<Record<string, unknown>>;
-
-/** A test of a string against a schema pattern. */
-export interface PatternTester {
-  test(text: string): boolean;
-}
 
 /**
  * One schema node read once, for a walk that visits it many times: which keywords it has,

@@ -1,0 +1,159 @@
+import { MAX_COMPILED_NESTING, MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
+import { compilePattern, isNativeLinearPattern } from "../schema/patterns.js";
+import { appendSegment } from "../schema/pointer.js";
+import { SchemaReferences } from "../schema/references.js";
+import { walkSchema } from "../schema/walk.js";
+import { MAX_INLINE_ENUM } from "./transform.js";
+
+/** Something in a schema that keeps it from compiling into a safe validator, and where. */
+export interface CompileProblem {
+  /** JSON Pointer of the offending keyword or subschema in the schema. */
+  readonly pointer: string;
+  /** What is wrong, for a `ToolDefinitionError` (names schema facts only). */
+  readonly problem: string;
+}
+
+// The generated code of a node nests about this deep before its lists: measured 2 to 3 per level.
+const NESTING_PER_NODE = 4;
+
+/**
+ * What keeps `schema` from compiling into a validator that is safe on every input, as data, in
+ * document order; empty when nothing does. For `register` to refuse such a schema up front rather
+ * than fail its first call:
+ *
+ * - a `pattern` that neither engine can run with ECMAScript's meaning in linear time (see `compilePattern`);
+ * - a `patternProperties` pattern that V8 cannot provably run in linear time (TypeBox always runs
+ *   these on the native engine), or that does not start with `^` where `additionalProperties`
+ *   applies (TypeBox then tests them, with every property name, at every position of each key);
+ * - a `$ref` that leads back to itself without descending into the value (through `$ref`s and
+ *   the applicators that check the same value: `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
+ *   `else`, `dependentSchemas`), which would recurse forever on every value that reaches it;
+ * - lists so long, or nested so deep, that the generated check would nest more than
+ *   {@link MAX_COMPILED_NESTING} expressions and overflow V8's parser (about 1,600 properties,
+ *   `anyOf` branches or `required` names at the top level; large enums are exempt: they become a Set lookup).
+ */
+export function findCompileProblems(schema: object): CompileProblem[] {
+  const problems: CompileProblem[] = [];
+  // The nesting each node starts at: a `$defs` entry compiles as its own function and starts afresh.
+  const nestingOf = new Map<object, number>();
+  const pointers = new Map<object, string>();
+  const stop = walkSchema(schema, (node, pointer) => {
+    pointers.set(node, pointer);
+    patternProblems(node, pointer, problems);
+    const nesting = (nestingOf.get(node) ?? 0) + NESTING_PER_NODE + listLengths(node);
+    if (nesting > MAX_COMPILED_NESTING) {
+      problems.push({
+        pointer,
+        problem: `holds too many properties, branches or values to compile, with its enclosing schemas (about ${nesting} nested checks; at most ${MAX_COMPILED_NESTING})`,
+      });
+      return;
+    }
+    for (const child of childSchemas(node)) {
+      const start = child.keyword === "$defs" || child.keyword === "definitions" ? 0 : nesting;
+      nestingOf.set(child.node, Math.max(nestingOf.get(child.node) ?? 0, start));
+    }
+  });
+  if (stop !== undefined) problems.push({ pointer: stop.pointer, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} subschemas` });
+  const looping = findRefLoop(schema, pointers);
+  if (looping !== undefined) problems.push({ pointer: looping, problem: "leads back to itself without descending into the value, so every check through it would recurse forever" });
+  return problems;
+}
+
+function patternProblems(node: Readonly<Record<string, unknown>>, pointer: string, problems: CompileProblem[]): void {
+  if (typeof node.pattern === "string") {
+    const compiled = compilePattern(node.pattern);
+    if (!compiled.ok) problems.push({ pointer: appendSegment(pointer, "pattern"), problem: `cannot run safely: it ${compiled.problem}` });
+  }
+  const patterns = node.patternProperties;
+  if (typeof patterns !== "object" || patterns === null || Array.isArray(patterns)) return;
+  const additional = node.additionalProperties;
+  const additionalApplies = additional !== undefined && additional !== true && !(typeof additional === "object" && additional !== null && Object.keys(additional).length === 0);
+  for (const key of Object.keys(patterns)) {
+    const location = appendSegment(appendSegment(pointer, "patternProperties"), key);
+    const compiled = compilePattern(key);
+    if (!compiled.ok) problems.push({ pointer: location, problem: `cannot run safely: it ${compiled.problem}` });
+    else if (!isNativeLinearPattern(key)) {
+      problems.push({ pointer: location, problem: "cannot be proven to run in linear time on the native engine, which runs patternProperties patterns" });
+    } else if (additionalApplies && !key.startsWith("^")) {
+      problems.push({ pointer: location, problem: "must start with ^ where additionalProperties applies (it is then tested at every position of every key)" });
+    }
+  }
+}
+
+/** Keywords whose subschemas check the very value their node checks (not a property or an item of it). */
+const IN_PLACE_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf"] as const;
+const IN_PLACE_KEYWORDS = ["not", "if", "then", "else"] as const;
+
+/** The schema nodes applied to the same value as `node`. */
+function inPlaceSuccessors(node: Readonly<Record<string, unknown>>, references: SchemaReferences): unknown[] {
+  const successors: unknown[] = [];
+  for (const keyword of REFERENCE_KEYWORDS) if (typeof node[keyword] === "string") successors.push(references.resolve(node[keyword]));
+  for (const keyword of IN_PLACE_LIST_KEYWORDS) if (Array.isArray(node[keyword])) successors.push(...(node[keyword] as unknown[]));
+  for (const keyword of IN_PLACE_KEYWORDS) if (Object.hasOwn(node, keyword)) successors.push(node[keyword]);
+  const dependent = node.dependentSchemas;
+  if (typeof dependent === "object" && dependent !== null) successors.push(...Object.values(dependent));
+  return successors;
+}
+
+/** The pointer of the `$ref` on a cycle of in-place applications (one that never descends into the value), if any. */
+function findRefLoop(root: object, pointers: ReadonlyMap<object, string>): string | undefined {
+  const references = new SchemaReferences(root);
+  const done = new Set<object>();
+  for (const start of pointers.keys()) {
+    if (done.has(start)) continue;
+    // Iterative depth-first search: the nodes on the current path are `active`.
+    const active = new Set<object>([start]);
+    const stack: Array<{ node: object; next: unknown[] }> = [{ node: start, next: inPlaceSuccessors(start as Record<string, unknown>, references) }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next.length === 0) {
+        stack.pop();
+        active.delete(top.node);
+        done.add(top.node);
+        continue;
+      }
+      const successor = top.next.pop();
+      if (typeof successor !== "object" || successor === null || done.has(successor)) continue;
+      if (active.has(successor)) {
+        // The first node of the cycle that holds a reference is where to look.
+        const onCycle = stack.slice(stack.findIndex((frame) => frame.node === successor)).map((frame) => frame.node);
+        const holder = onCycle.find((node) => REFERENCE_KEYWORDS.some((keyword) => typeof (node as Record<string, unknown>)[keyword] === "string")) ?? successor;
+        const keyword = REFERENCE_KEYWORDS.find((name) => typeof (holder as Record<string, unknown>)[name] === "string") ?? "$ref";
+        return appendSegment(pointers.get(holder) ?? "", keyword);
+      }
+      active.add(successor);
+      stack.push({ node: successor, next: inPlaceSuccessors(successor as Record<string, unknown>, references) });
+    }
+  }
+  return undefined;
+}
+
+/** How many operands this node's own lists add to the generated check (inline enums included, Set enums not). */
+function listLengths(node: Readonly<Record<string, unknown>>): number {
+  let total = 0;
+  for (const keyword of ["required", "type"]) if (Array.isArray(node[keyword])) total += (node[keyword] as unknown[]).length;
+  if (Array.isArray(node.enum) && node.enum.length <= MAX_INLINE_ENUM) total += node.enum.length;
+  for (const keyword of SUBSCHEMA_LIST_KEYWORDS) if (Array.isArray(node[keyword])) total += (node[keyword] as unknown[]).length;
+  for (const keyword of [...SUBSCHEMA_MAP_KEYWORDS, "dependentRequired"]) {
+    if (keyword === "$defs" || keyword === "definitions") continue;
+    const map = node[keyword];
+    if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
+    for (const value of Object.values(map)) total += 1 + (Array.isArray(value) ? value.length : 0);
+  }
+  return total;
+}
+
+/** The subschemas directly under `node`, with the keyword that holds each. */
+function childSchemas(node: Readonly<Record<string, unknown>>): Array<{ keyword: string; node: object }> {
+  const children: Array<{ keyword: string; node: object }> = [];
+  const add = (keyword: string, value: unknown): void => {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) children.push({ keyword, node: value });
+  };
+  for (const keyword of SUBSCHEMA_KEYWORDS) if (Object.hasOwn(node, keyword)) add(keyword, node[keyword]);
+  for (const keyword of SUBSCHEMA_LIST_KEYWORDS) if (Object.hasOwn(node, keyword) && Array.isArray(node[keyword])) for (const item of node[keyword] as unknown[]) add(keyword, item);
+  for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
+    const map = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
+    if (typeof map === "object" && map !== null && !Array.isArray(map)) for (const item of Object.values(map)) add(keyword, item);
+  }
+  return children;
+}

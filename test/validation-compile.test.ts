@@ -1,0 +1,272 @@
+import { Type } from "typebox";
+import { ToolDefinitionError, ToolRegistry } from "../src/index.js";
+import { Code } from "typebox/compile";
+import { describe, expect, it } from "vitest";
+import { MAX_COMPILED_NESTING } from "../src/schema/keywords.js";
+import { compileSchema } from "../src/validation/compile.js";
+import { LinearPattern, LinearPatternError } from "../src/validation/linear-pattern.js";
+import { findCompileProblems } from "../src/validation/problems.js";
+import { MAX_INLINE_ENUM, transformSchema, UnsafeSchemaError } from "../src/validation/transform.js";
+
+const accepts = (schema: object, value: unknown): boolean => compileSchema(schema).Check(value);
+
+describe("compileSchema: patterns", () => {
+  it("runs ^(a+)+$ in linear time through TypeBox, compiled and interpreted alike", () => {
+    const schema = Type.Object({ name: Type.String({ pattern: "^(a+)+$" }) });
+    const validator = compileSchema(schema);
+    // Thirty thousand a's and a `!`: the backtracking engine would not finish in the age of the universe.
+    expect(validator.Check({ name: `${"a".repeat(30_000)}!` })).toBe(false);
+    expect(validator.Check({ name: "aaa" })).toBe(true);
+    expect(validator.Errors({ name: `${"a".repeat(30_000)}!` }).map((error) => error.keyword)).toEqual(["pattern"]);
+  });
+
+  it("runs a propertyNames pattern on the linear engine too", () => {
+    const schema = { type: "object", propertyNames: { pattern: "^(a|aa)+$" } };
+    expect(accepts(schema, { [`${"a".repeat(20_000)}!`]: 1 })).toBe(false);
+    expect(accepts(schema, { aaaa: 1 })).toBe(true);
+  });
+
+  it("leaves a natively provable pattern as the string TypeBox compiles", () => {
+    const schema = Type.Object({ code: Type.String({ pattern: "^[A-Z]{3}$" }) });
+    expect(transformSchema(schema)).toBe(schema);
+  });
+
+  it("puts a LinearPattern where the pattern needs the linear engine, and never changes the input", () => {
+    const schema = Type.Object({ name: Type.String({ pattern: "a*b" }) });
+    const before = JSON.stringify(schema);
+    const transformed = transformSchema(schema);
+    expect(transformed).not.toBe(schema);
+    expect(JSON.stringify(schema)).toBe(before);
+    expect((schema.properties.name as unknown as { pattern: unknown }).pattern).toBe("a*b");
+    const pattern = (transformed.properties.name as unknown as { pattern: unknown }).pattern;
+    expect(pattern).toBeInstanceOf(LinearPattern);
+    expect(pattern).toBeInstanceOf(RegExp);
+    expect(() => (pattern as RegExp).exec("b")).toThrow(LinearPatternError);
+  });
+
+  it("keeps TypeBox's hidden keys and the user's own refinements on the copy", () => {
+    const refined = Type.Refine(Type.String({ pattern: "a*b" }), (value) => value.length < 10);
+    const schema = Type.Object({ name: refined, tags: Type.Array(Type.String(), { uniqueItems: true }) });
+    const transformed = transformSchema(schema) as unknown as { properties: { name: Record<string, unknown>; tags: Record<string, unknown> } };
+    expect(transformed.properties.name["~kind"]).toBe((schema.properties.name as unknown as Record<string, unknown>)["~kind"]);
+    expect(Object.keys(transformed.properties.name)).toEqual(Object.keys(schema.properties.name));
+    expect((transformed.properties.name["~refine"] as unknown[]).length).toBe(1);
+    const validator = compileSchema(schema);
+    expect(validator.Check({ name: "aab", tags: [] })).toBe(true);
+    expect(validator.Check({ name: "aaaaaaaaaaaab", tags: [] })).toBe(false);
+  });
+
+  it("is deterministic: the same schema text compiles to the same code with the same externals", () => {
+    const text = JSON.stringify({ type: "object", properties: { a: { pattern: "a*b" }, b: { enum: [[1], [2]] }, c: { multipleOf: 0.01 }, d: { uniqueItems: true } } });
+    const first = Code(transformSchema(JSON.parse(text)));
+    const second = Code(transformSchema(JSON.parse(text)));
+    expect(first.Code).toBe(second.Code);
+    const kinds = (variables: unknown[]): string[] => variables.map((value) => (value as object).constructor.name);
+    expect(kinds(first.External.variables)).toEqual(kinds(second.External.variables));
+  });
+
+  it("returns a schema that needs nothing as the very same object", () => {
+    const schema = Type.Object({ path: Type.String(), mode: Type.Union([Type.Literal("r"), Type.Literal("w")]), n: Type.Integer({ minimum: 0 }) });
+    expect(transformSchema(schema)).toBe(schema);
+  });
+
+  it("refuses at register, with a ToolDefinitionError naming the pattern's location, a pattern that cannot run safely", () => {
+    const register = () => new ToolRegistry().register({ name: "lookup", description: "", parameters: { type: "object", properties: { q: { type: "string", pattern: "(?<=a)b" } } } as never }, () => 1);
+    expect(register).toThrow(ToolDefinitionError);
+    expect(register).toThrow("/properties/q/pattern: cannot run safely: it uses a lookahead or lookbehind");
+  });
+
+  it("refuses a pattern with a backreference, naming its location", () => {
+    const schema = { type: "object", properties: { a: { type: "string", pattern: "(a)\\1" } } };
+    expect(() => compileSchema(schema)).toThrow(UnsafeSchemaError);
+    expect(() => compileSchema(schema)).toThrow("/properties/a/pattern: cannot run safely: it uses a backreference");
+  });
+});
+
+describe("compileSchema: equality follows JSON Schema", () => {
+  it("refuses an array-like object where the enum allows only an array", () => {
+    const schema = { type: "object", properties: { modes: { enum: [["read", "write"], "none"] } } };
+    expect(accepts(schema, { modes: { 0: "read", 1: "write", length: 2 } })).toBe(false);
+    expect(accepts(schema, { modes: ["read", "write"] })).toBe(true);
+    expect(accepts(schema, { modes: "none" })).toBe(true);
+  });
+
+  it("refuses an array-like object where const is an array, and an array where const is an object", () => {
+    expect(accepts({ type: "object", properties: { a: { const: ["x"] } } }, { a: { 0: "x", length: 1 } })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { const: { 0: "x" } } } }, { a: ["x"] })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { const: { b: [1, { c: 2 }] } } } }, { a: { b: [1.0, { c: 2 }] } })).toBe(true);
+  });
+
+  it("decides uniqueItems by equality: [0, -0] repeats, distinct strings and lone surrogates do not", () => {
+    const schema = { type: "object", properties: { a: { type: "array", uniqueItems: true } } };
+    expect(accepts(schema, { a: [0, -0] })).toBe(false);
+    expect(accepts(schema, { a: [{ x: 1, y: 2 }, { y: 2, x: 1 }] })).toBe(false);
+    expect(accepts(schema, { a: ["a", "b", "a\nb"] })).toBe(true);
+    expect(accepts(schema, { a: ["\ud800", "\udc00", "\ud800\udc00"] })).toBe(true);
+    expect(accepts(schema, { a: [[1], { 0: 1 }] })).toBe(true);
+  });
+
+  it("decides multipleOf exactly: 10.00000000005 is no multiple of 0.01, and a tiny divisor does not accept everything", () => {
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 0.01 } } }, { a: 10.00000000005 })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 0.01 } } }, { a: 0.07 })).toBe(true);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 1e-12 } } }, { a: 1.5e-13 })).toBe(false);
+    expect(accepts({ type: "object", properties: { a: { multipleOf: 1e-12 } } }, { a: 3e-12 })).toBe(true);
+  });
+
+  it("does not take dependentRequired names from Object.prototype", () => {
+    const schema = { type: "object", dependentRequired: { path: ["toString"], valueOf: ["mode"] } };
+    expect(accepts(schema, { path: "/" })).toBe(false);
+    expect(accepts(schema, { path: "/", toString: "x" })).toBe(true);
+    expect(accepts(schema, { other: 1 })).toBe(true);
+    expect(accepts(schema, { valueOf: 1 })).toBe(false);
+  });
+
+  it("does not take the list form of dependencies from Object.prototype, and keeps its schema form", () => {
+    const schema = { type: "object", dependencies: { path: ["constructor"], mode: { required: ["flag"] } } };
+    expect(accepts(schema, { path: "/" })).toBe(false);
+    expect(accepts(schema, { path: "/", constructor: 1 })).toBe(true);
+    expect(accepts(schema, { mode: 1 })).toBe(false);
+    expect(accepts(schema, { mode: 1, flag: true })).toBe(true);
+  });
+});
+
+describe("compileSchema: unevaluated properties and items", () => {
+  it("does not let properties evaluated inside a value count as evaluated in its parent", () => {
+    const schema = { type: "object", unevaluatedProperties: { type: "object", properties: { b: {} } } };
+    expect(accepts(schema, { a: { b: 1 }, b: false })).toBe(false);
+    expect(accepts(schema, { a: { b: 1 }, b: {} })).toBe(true);
+  });
+
+  it("does not let the parent's evaluated properties count inside a value", () => {
+    const schema = { type: "object", properties: { b: true }, unevaluatedProperties: { type: "object", unevaluatedProperties: false } };
+    expect(accepts(schema, { b: 1, a: { b: 2 } })).toBe(false);
+    expect(accepts(schema, { b: 1, a: {} })).toBe(true);
+  });
+
+  it("does not let items evaluated inside an item count as evaluated in its parent", () => {
+    const schema = { type: "object", properties: { v: { type: "array", unevaluatedItems: { type: "array", prefixItems: [true, true] } } } };
+    expect(accepts(schema, { v: [[1, 1], 2] })).toBe(false);
+    expect(accepts(schema, { v: [[1, 1], []] })).toBe(true);
+  });
+
+  it("still sees annotations of in-place applicators on the same value", () => {
+    const schema = { type: "object", allOf: [{ properties: { a: true } }], unevaluatedProperties: { type: "object", properties: { x: {} } } };
+    expect(accepts(schema, { a: 1, b: {} })).toBe(true);
+    expect(accepts(schema, { a: 1, b: 2 })).toBe(false);
+  });
+});
+
+describe("compileSchema: large schemas", () => {
+  it(`compiles a 16,000-value enum as a Set lookup (enums over ${MAX_INLINE_ENUM} values)`, () => {
+    const values = Array.from({ length: 16_000 }, (_, index) => `v${index}`);
+    const schema = { type: "object", properties: { a: { enum: values } } };
+    expect(findCompileProblems(schema)).toEqual([]);
+    expect(accepts(schema, { a: "v15999" })).toBe(true);
+    expect(accepts(schema, { a: "v16000" })).toBe(false);
+  });
+
+  const properties = (count: number): object => ({ type: "object", properties: Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: "string" }])) });
+  const branches = (count: number): object => ({ type: "object", properties: { a: { anyOf: Array.from({ length: count }, (_, index) => ({ const: index })) } } });
+  const required = (count: number): object => ({ type: "object", required: Array.from({ length: count }, (_, index) => `p${index}`) });
+  const nested = (levels: number, width: number): object =>
+    levels === 0 ? { type: "string" } : { type: "object", properties: { ...Object.fromEntries(Array.from({ length: width }, (_, index) => [`p${index}`, { type: "string" }])), next: nested(levels - 1, width) } };
+
+  it.each([
+    ["properties", properties],
+    ["anyOf branches", branches],
+    ["required names", required],
+  ])("compiles and runs the most %s the limit admits", (_name, make) => {
+    let count = 1;
+    while (findCompileProblems(make(count * 2)).length === 0) count *= 2;
+    let [low, high] = [count, count * 2];
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (findCompileProblems(make(middle)).length === 0) low = middle;
+      else high = middle;
+    }
+    expect(low).toBeGreaterThanOrEqual(1000);
+    expect(() => compileSchema(make(low)).Check({})).not.toThrow();
+    expect(() => compileSchema(make(high))).toThrow(UnsafeSchemaError);
+  });
+
+  it("refuses 2,000 properties at register, naming the node", () => {
+    expect(findCompileProblems({ type: "object", properties: { big: properties(2000) } })).toEqual([
+      { pointer: "/properties/big", problem: expect.stringContaining(`at most ${MAX_COMPILED_NESTING}`) },
+    ]);
+  });
+
+  it("counts lists along the path: two nested lists of 700 are refused where one is not", () => {
+    const inner = properties(700);
+    expect(findCompileProblems(inner)).toEqual([]);
+    const outer = { type: "object", properties: { ...(properties(699) as { properties: object }).properties, inner } };
+    expect(findCompileProblems(outer).map((problem) => problem.pointer)).toEqual(["/properties/inner"]);
+  });
+
+  it("compiles and runs every nesting the limit admits: deep schemas with wide levels", () => {
+    for (const [levels, width] of [[100, 4], [20, 40], [4, 250]] as const) {
+      const schema = nested(levels, width);
+      if (findCompileProblems(schema).length === 0) expect(() => compileSchema(schema).Check({})).not.toThrow();
+    }
+  });
+
+  it("starts a $defs entry afresh: it compiles as a function of its own", () => {
+    const schema = { type: "object", $defs: { big: properties(1000) }, properties: { a: { $ref: "#/$defs/big" }, b: { $ref: "#/$defs/big" } } };
+    expect(findCompileProblems(schema)).toEqual([]);
+    expect(compileSchema(schema).Check({ a: { p1: "x" } })).toBe(true);
+  });
+});
+
+describe("findCompileProblems: patternProperties", () => {
+  it("accepts natively provable patterns", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "^x-": {}, "^[a-z]+$": { type: "number" } }, additionalProperties: false })).toEqual([]);
+  });
+
+  it("refuses a pattern V8 cannot provably run in linear time, since TypeBox compiles these natively", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "^(a+)+$": {} } })).toEqual([
+      { pointer: "/patternProperties/^(a+)+$", problem: expect.stringContaining("linear time on the native engine") },
+    ]);
+  });
+
+  it("refuses an unanchored pattern where additionalProperties applies, and accepts it where it does not", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "_id$": {} }, additionalProperties: false }).map((problem) => problem.problem)).toEqual([
+      expect.stringContaining("must start with ^"),
+    ]);
+    expect(findCompileProblems({ type: "object", patternProperties: { "_id$": {} } })).toEqual([]);
+  });
+
+  it("escapes the key in the pointer", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "a/(?=b)": {} } }).map((problem) => problem.pointer)).toEqual(["/patternProperties/a~1(?=b)"]);
+  });
+
+  it("finds pattern problems anywhere, in document order", () => {
+    const schema = { type: "object", properties: { a: { pattern: "(?<=x)" }, b: { type: "array", items: { pattern: "\\1(a)" } } } };
+    expect(findCompileProblems(schema).map((problem) => problem.pointer)).toEqual(["/properties/a/pattern", "/properties/b/items/pattern"]);
+  });
+});
+
+describe("findCompileProblems: $ref loops", () => {
+  it("refuses a $ref that leads back to itself without descending into the value", () => {
+    expect(findCompileProblems({ type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { x: { $ref: "#/$defs/a" } } })).toEqual([
+      { pointer: "/$defs/a/$ref", problem: expect.stringContaining("recurse forever") },
+    ]);
+    expect(findCompileProblems({ type: "object", $defs: { a: { anyOf: [{ type: "null" }, { allOf: [{ $ref: "#/$defs/b" }] }] }, b: { not: { $ref: "#/$defs/a" } } } }).map((problem) => problem.pointer)).toEqual([
+      expect.stringMatching(/\/\$ref$/),
+    ]);
+  });
+
+  it("accepts recursion that descends into the value: a tree", () => {
+    const tree = { type: "object", $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } }, properties: { root: { $ref: "#/$defs/node" } } };
+    expect(findCompileProblems(tree)).toEqual([]);
+    expect(compileSchema(tree).Check({ root: { children: [{ children: [] }] } })).toBe(true);
+  });
+
+  it("accepts a root that refers to itself through a property", () => {
+    expect(findCompileProblems({ type: "object", properties: { next: { $ref: "#" } } })).toEqual([]);
+  });
+});
+
+describe("transformSchema: problems inside an isolated subschema", () => {
+  it("names them from the root", () => {
+    expect(() => transformSchema({ type: "object", unevaluatedProperties: { type: "string", pattern: "(a)\\1" } })).toThrow("/unevaluatedProperties/pattern: cannot run safely");
+  });
+});
