@@ -24,7 +24,14 @@ export const escapePointerSegment = escapeSegment;
  * more were left out. (Explain with `MAX_ISSUES + 1` to learn whether there are more.)
  */
 export function issueLines(issues: readonly Issue[]): string[] {
-  const lines = [...new Set(issues.map((issue) => `${displayPointer(issue.pointer)}: ${issue.message}`))];
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const line = `${displayPointer(issue.pointer)}: ${issue.message}`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    lines.push(line);
+  }
   const kept: string[] = [];
   let characters = 0;
   for (const line of lines) {

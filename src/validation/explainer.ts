@@ -48,13 +48,27 @@ class Walk {
   /** The segments from the root to the value being visited; a pointer is written only when reported. */
   readonly path: Array<string | number> = [];
 
+  #steps: number;
+  #value: unknown;
+
+  /**
+   * @param value the value walked: the budget is `extraSteps`, and once those are spent, a few
+   * steps per node of the value (counted then, so that a small value is never counted)
+   */
   constructor(
     readonly maxIssues: number,
-    public steps: number,
-  ) {}
+    value: unknown,
+    extraSteps: number,
+  ) {
+    this.#steps = extraSteps;
+    this.#value = value;
+  }
 
   step(): void {
-    if (--this.steps < 0) throw WALK_END;
+    if (--this.#steps >= 0) return;
+    if (this.#value === WALK_END) throw WALK_END;
+    this.#steps = STEPS_PER_NODE * countNodes(this.#value);
+    this.#value = WALK_END;
   }
 
   /** Reports an issue at the current path, or at its `child`; always false, for `valid = walk.fail(…)`. */
@@ -66,7 +80,7 @@ class Walk {
   /** Reports an issue at the current path, or at its `child`. */
   report(message: string, child?: string | number): void {
     let pointer = "";
-    for (const segment of this.path) pointer = appendSegment(pointer, segment);
+    for (let index = 0; index < this.path.length; index++) pointer = appendSegment(pointer, this.path[index]!);
     if (child !== undefined) pointer = appendSegment(pointer, child);
     this.issues.push({ pointer, message });
     if (this.issues.length >= this.maxIssues) throw WALK_END;
@@ -100,7 +114,7 @@ export class SchemaExplainer {
 
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
   explain(value: unknown, limits: ExplainLimits): Issue[] {
-    const walk = new Walk(Math.max(1, limits.maxIssues), STEPS_PER_NODE * countNodes(value) + (limits.extraSteps ?? 10_000));
+    const walk = new Walk(Math.max(1, limits.maxIssues), value, limits.extraSteps ?? 10_000);
     try {
       this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
     } catch (error) {
@@ -115,7 +129,7 @@ export class SchemaExplainer {
    */
   matches(value: unknown, extraSteps = 10_000): boolean | undefined {
     try {
-      return this.#visit(this.#plans.of(this.#root), value, 0, new Walk(1, STEPS_PER_NODE * countNodes(value) + extraSteps), TEST);
+      return this.#visit(this.#plans.of(this.#root), value, 0, new Walk(1, value, extraSteps), TEST);
     } catch (error) {
       if (error instanceof WalkEnd) return undefined;
       throw error;
@@ -130,7 +144,7 @@ export class SchemaExplainer {
     walk.step();
     if (plan.typeOnly) {
       if (plan.typeTest!(value)) return true;
-      return mode === TEST ? false : walk.fail(`must be ${describeTypes(plan.types!)}`);
+      return mode === TEST ? false : walk.fail(plan.typeMessage);
     }
     if (plan.acceptsAll) return true;
     if (plan.rejectsAll) return fail(walk, mode, "is not allowed");
@@ -143,7 +157,7 @@ export class SchemaExplainer {
     }
     if (plan.typeTest !== undefined && !plan.typeTest(value)) {
       if (mode === TEST) return false;
-      valid = walk.fail(`must be ${describeTypes(plan.types!)}`);
+      valid = walk.fail(plan.typeMessage);
     }
     if (plan.hasConst && !jsonEqual(value, plan.constValue)) {
       if (mode === TEST) return false;

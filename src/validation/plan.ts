@@ -1,8 +1,9 @@
 import { Format } from "typebox/format";
 import { jsonKey } from "../schema/equality.js";
-import { REFERENCE_KEYWORDS } from "../schema/keywords.js";
+import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
+import { describeTypes } from "./shapes.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -26,6 +27,8 @@ export interface NodePlan {
   readonly references: readonly unknown[];
   readonly types: readonly unknown[] | undefined;
   readonly typeTest: ((value: unknown) => boolean) | undefined;
+  /** `must be string`, `must be either string or null`: written once, reported often. */
+  readonly typeMessage: string;
   readonly hasConst: boolean;
   readonly constValue: unknown;
   /** `enum` values, and the set of their JSON keys for a constant-time look-up. */
@@ -143,6 +146,9 @@ export class PlanBook {
   #build(schema: Schema): NodePlan {
     const keys = Object.keys(schema);
     if (keys.length === 0 && !Object.hasOwn(schema, "~refine")) return ACCEPTS_ALL;
+    const unionTypes = unionOfTypes(schema, keys);
+    // A union of bare types (`Type.Union([Type.String(), Type.Integer()])`) is a list of types, read the same way.
+    if (unionTypes !== undefined) return plan({ types: unionTypes, typeTest: typeTest(unionTypes), typeMessage: `must be ${describeTypes(unionTypes)}`, typeOnly: true });
     const references = REFERENCE_KEYWORDS.filter((keyword) => typeof schema[keyword] === "string").map((keyword) => this.#references.resolve(schema[keyword] as string));
     const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
     const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
@@ -157,6 +163,7 @@ export class PlanBook {
       references,
       types,
       typeTest: types === undefined ? undefined : typeTest(types),
+      typeMessage: types === undefined ? "" : `must be ${describeTypes(types)}`,
       hasConst: Object.hasOwn(schema, "const"),
       constValue: schema.const,
       enumValues,
@@ -228,6 +235,19 @@ export class PlanBook {
     };
     return string.minLength === undefined && string.maxLength === undefined && pattern === undefined && string.format === undefined ? undefined : string;
   }
+}
+
+/** The types of an `anyOf` whose every branch constrains only its type, in a node with nothing else; else `undefined`. */
+function unionOfTypes(schema: Schema, keys: readonly string[]): readonly unknown[] | undefined {
+  if (!Array.isArray(schema.anyOf) || schema.anyOf.length === 0 || Object.hasOwn(schema, "~refine")) return undefined;
+  if (!keys.every((key) => key === "anyOf" || ANNOTATION_KEYWORDS.has(key))) return undefined;
+  const types: unknown[] = [];
+  for (const branch of schema.anyOf as unknown[]) {
+    if (!isObject(branch) || typeof branch.type !== "string" || Object.hasOwn(branch, "~refine")) return undefined;
+    if (!Object.keys(branch).every((key) => key === "type" || ANNOTATION_KEYWORDS.has(key))) return undefined;
+    types.push(branch.type);
+  }
+  return types;
 }
 
 function arrayPlan(schema: Schema): ArrayPlan | undefined {
@@ -323,6 +343,7 @@ function plan(fields: Partial<NodePlan>): NodePlan {
     references: [],
     types: undefined,
     typeTest: undefined,
+    typeMessage: "",
     hasConst: false,
     constValue: undefined,
     enumValues: undefined,
