@@ -1,4 +1,4 @@
-import { ToolRegistry, type ToolCall, type ToolDefinition } from "../src/index.js";
+import { ToolRegistry, type ToolCallContent, type ToolDefinition } from "../src/index.js";
 import { sampleValue, type JsonSchema } from "./json-schema.js";
 import { median, quantile, timeMs } from "./measure.js";
 import { seededRandom } from "./random.js";
@@ -62,7 +62,7 @@ async function firstCalls(size: number): Promise<Pick<ColdStartRow, "firstCallMe
   for (let set = 0; set * size < MIN_FIRST_CALL_SAMPLES; set++) {
     const tools = generateTools(size, 500 + size * 10 + set, `first_${size}_${set}_`);
     const random = seededRandom(size + set);
-    const calls = tools.map((tool, index): ToolCall => ({ id: `call_${index}`, name: tool.name, arguments: sampleValue(tool.parameters, random) as Record<string, unknown> }));
+    const calls = tools.map((tool, index): ToolCallContent => ({ id: `call_${index}`, name: tool.name, arguments: sampleValue(tool.parameters, random) as Record<string, unknown> }));
     const registry = registered(tools);
     for (const call of calls) {
       first.push((await timeMs(() => registry.dispatch(call))) * 1e3);

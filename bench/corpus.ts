@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolDefinition } from "../src/index.js";
-import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../src/json-schema/bfcl.js";
+import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../src/bfcl/index.js";
 import type { JsonSchema } from "./json-schema.js";
 
 const BFCL_FILE = /^BFCL_v4_.*\.json$/;

@@ -1,7 +1,7 @@
 import { validateToolArguments as piValidateToolArguments, type Tool as PiTool } from "@mariozechner/pi-ai";
 import { Ajv } from "ajv";
 import { Compile, type Validator } from "typebox/compile";
-import { ToolArgumentsValidationError, ToolRegistry, type ToolCall } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolRegistry, type ToolCallContent } from "../src/index.js";
 import type { BenchCase } from "./measure.js";
 import type { SchemaFixture } from "./schemas.js";
 import { zodSchemaFor } from "./zod-schemas.js";
@@ -22,7 +22,7 @@ const handler: (args: unknown) => number = () => 1;
 export function perCallCases(fixture: SchemaFixture, form: ArgumentsForm): BenchCase[] {
   const { schema, validArguments } = fixture;
   const text = JSON.stringify(validArguments);
-  const call: ToolCall = { type: "tool_call", id: "call_1", name: TOOL_NAME, arguments: form === "json" ? text : validArguments };
+  const call: ToolCallContent = { type: "tool_call", id: "call_1", name: TOOL_NAME, arguments: form === "json" ? text : validArguments };
   const argumentsOf: () => Record<string, unknown> = form === "json" ? () => JSON.parse(text) as Record<string, unknown> : () => validArguments;
 
   const registry = new ToolRegistry().register({ name: TOOL_NAME, description: "benchmark tool", parameters: schema }, handler);
@@ -82,8 +82,8 @@ export function perCallCases(fixture: SchemaFixture, form: ArgumentsForm): Bench
 /** Dispatch of valid against invalid (caught) large arguments, through one registry. */
 export function invalidPathCases(fixture: SchemaFixture, invalidArguments: Record<string, unknown>): BenchCase[] {
   const registry = new ToolRegistry().register({ name: TOOL_NAME, description: "benchmark tool", parameters: fixture.schema }, handler);
-  const validCall: ToolCall = { id: "call_1", name: TOOL_NAME, arguments: fixture.validArguments };
-  const invalidCall: ToolCall = { id: "call_2", name: TOOL_NAME, arguments: invalidArguments };
+  const validCall: ToolCallContent = { id: "call_1", name: TOOL_NAME, arguments: fixture.validArguments };
+  const invalidCall: ToolCallContent = { id: "call_2", name: TOOL_NAME, arguments: invalidArguments };
   return [
     { id: "valid", label: "dispatch, valid arguments", run: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(validCall); } },
     {

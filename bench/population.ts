@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from "../src/index.js";
+import type { ToolCallContent, ToolDefinition } from "../src/index.js";
 import { loadBfclTools } from "./corpus.js";
 import { sampleValue, type JsonSchema } from "./json-schema.js";
 import { seededRandom, zipfSampler } from "./random.js";
@@ -13,7 +13,7 @@ export interface Population {
   readonly source: string;
   readonly tools: ReadonlyArray<ToolDefinition<JsonSchema>>;
   /** `calls[i]` calls `tools[i]`. */
-  readonly calls: readonly ToolCall[];
+  readonly calls: readonly ToolCallContent[];
 }
 
 /** The BFCL tools of `corpusDirectory` when given, else `generatedSize` generated tools. */
@@ -21,7 +21,7 @@ export function buildPopulation(corpusDirectory: string | undefined, generatedSi
   const tools = corpusDirectory === undefined ? generateTools(generatedSize, 7, "sweep_") : loadBfclTools(corpusDirectory);
   const random = seededRandom(11);
   const calls = tools.map(
-    (tool, index): ToolCall => ({ id: `call_${index}`, name: tool.name, arguments: sampleValue(tool.parameters, random) as Record<string, unknown> }),
+    (tool, index): ToolCallContent => ({ id: `call_${index}`, name: tool.name, arguments: sampleValue(tool.parameters, random) as Record<string, unknown> }),
   );
   const source = corpusDirectory === undefined ? `${tools.length} generated tools` : `${tools.length} distinct BFCL tools from ${corpusDirectory}`;
   return { source, tools, calls };

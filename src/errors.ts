@@ -1,4 +1,4 @@
-import { describeName, describeThrown } from "./text.js";
+import { describeName, describeThrown } from "./text/describe.js";
 
 /** Base class of every error this library throws or rejects with on purpose. */
 export class ToolRegistryError extends Error {

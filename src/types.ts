@@ -1,5 +1,5 @@
 import type { Static, TSchema } from "typebox";
-import type { ArgumentRepair } from "./repair.js";
+import type { ArgumentRepair } from "./validation/repair.js";
 
 /**
  * Refuses, in the type checker, a schema object of another library as
@@ -25,25 +25,22 @@ export interface ToolDefinition<TParameters extends TSchema = TSchema> {
   parameters: TParameters & NoSchemaLibraryObject<TParameters>;
 }
 
-/** A tool call as a model produced it, with the arguments already an object. */
+/**
+ * A tool call as a model produced it: what `dispatch` takes and what the
+ * provider adapters read from a response.
+ */
 export interface ToolCallContent {
-  type: "tool_call";
+  /** `"tool_call"` on every call this library builds; optional on calls built by hand. */
+  type?: "tool_call";
   /** The provider's id for this call, echoed back in the result. */
   id: string;
   /** The name of the tool to run. */
   name: string;
-  /** The arguments object. */
-  arguments: Record<string, unknown>;
-}
-
-/**
- * What `dispatch` accepts: a {@link ToolCallContent} whose `arguments` may also
- * be the raw JSON text a provider delivered (OpenAI's `function.arguments`).
- */
-export interface ToolCall {
-  type?: "tool_call";
-  id: string;
-  name: string;
+  /**
+   * The arguments: an object, or the JSON text a provider delivered (OpenAI's
+   * `function.arguments`, kept as text when it is not a JSON object so that
+   * dispatch reports it to the model), which dispatch parses under `maxArgumentBytes`.
+   */
   arguments: Record<string, unknown> | string;
 }
 

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { NEVER_ABORTED_SIGNAL } from "../src/context.js";
+import { NEVER_ABORTED_SIGNAL } from "../src/dispatch/context.js";
 import { ToolRegistry, Type } from "../src/index.js";
 
 /** Everything a handler might try to make the shared signal abort, or look aborted, for other calls. */

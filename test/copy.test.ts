@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyArguments, CopyRefusal, MAX_FAST_ARRAY_LENGTH } from "../src/copy.js";
+import { copyArguments, CopyRefusal, MAX_FAST_ARRAY_LENGTH } from "../src/validation/copy.js";
 
 function refusalOf(value: object): string {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCall } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCallContent } from "../src/index.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const anything = Type.Object({ value: Type.Unknown() });
@@ -12,7 +12,7 @@ function registry(): ToolRegistry {
 }
 
 /** The issues of a dispatch that must fail with a validation error (and nothing else). */
-async function issuesOf(call: ToolCall, target = registry()): Promise<readonly string[]> {
+async function issuesOf(call: ToolCallContent, target = registry()): Promise<readonly string[]> {
   const error = await rejectionOf(target.dispatch(call));
   expect(error).toBeInstanceOf(ToolArgumentsValidationError);
   return (error as ToolArgumentsValidationError).issues;
@@ -265,7 +265,7 @@ describe("malformed tool calls", () => {
 
   it("rejects a call whose arguments cannot be read with a validation error", async () => {
     const call = { type: "tool_call", id: "1", name: "anything", get arguments(): never { throw new Error("trap"); } };
-    expect(await issuesOf(call as unknown as ToolCall)).toEqual(["/: arguments must be a plain object"]);
+    expect(await issuesOf(call as unknown as ToolCallContent)).toEqual(["/: arguments must be a plain object"]);
   });
 
   it("gives every malformed call of dispatchAll a failure result, and still resolves", async () => {

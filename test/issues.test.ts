@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapePointerSegment, issueLines, MAX_ISSUES, MAX_ISSUES_CHARACTERS } from "../src/issues.js";
+import { escapePointerSegment, issueLines, MAX_ISSUES, MAX_ISSUES_CHARACTERS } from "../src/text/issues.js";
 
 describe("escapePointerSegment", () => {
   it("escapes ~ before / so the result decodes back (RFC 6901)", () => {

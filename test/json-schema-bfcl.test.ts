@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../src/providers/index.js";
+import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../src/bfcl/index.js";
 import { bfclSuite } from "./support/bfcl-suite.js";
 import { BFCL_FIXTURES } from "./support/corpus.js";
 import { thrownBy } from "./support/fixtures.js";

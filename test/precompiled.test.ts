@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { precompileValidators, ToolArgumentsValidationError, ToolRegistry, Type, type PrecompiledValidators } from "../src/index.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
-import * as runtime from "../src/precompiled-runtime.js";
+import * as runtime from "../src/precompiled/index.js";
 
 const schemas = [
   Type.Object({ path: Type.String({ pattern: "^[a-z]+$" }), tags: Type.Array(Type.String(), { uniqueItems: true }) }),
@@ -39,7 +39,7 @@ describe("precompileValidators", () => {
 
   it("refuses to write a module that would import something typebox-tool-registry/precompiled does not re-export", async () => {
     vi.doMock("typebox/compile", () => ({ Code: () => ({ Code: 'import { Novelty } from "typebox/novelty"\nexport function Check(value) { return true }', External: {} }) }));
-    const { precompileValidators: withNewTypeBox } = await import("../src/precompiled.js");
+    const { precompileValidators: withNewTypeBox } = await import("../src/validation/precompiled.js");
     expect(() => withNewTypeBox([Type.Object({})])).toThrow('precompileValidators does not know this import of TypeBox\'s generated code: import { Novelty } from "typebox/novelty"');
   });
 });
@@ -49,7 +49,7 @@ async function loadGenerated(source: string, name: string): Promise<PrecompiledV
   const folder = resolve(import.meta.dirname, "..", ".test-tmp");
   mkdirSync(folder, { recursive: true });
   const file = resolve(folder, `${name}.ts`);
-  writeFileSync(file, source.replace('"typebox-tool-registry/precompiled"', JSON.stringify(resolve(import.meta.dirname, "..", "src", "precompiled-runtime.js"))));
+  writeFileSync(file, source.replace('"typebox-tool-registry/precompiled"', JSON.stringify(resolve(import.meta.dirname, "..", "src", "precompiled", "index.js"))));
   return ((await import(file)) as { validators: PrecompiledValidators }).validators;
 }
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyArguments } from "../src/copy.js";
+import { copyArguments } from "../src/validation/copy.js";
 import { ToolArgumentsValidationError, ToolRegistry, ToolRegistryError, Type } from "../src/index.js";
 
 /** Fixed in CI; `FUZZ_RUNS` and `FUZZ_SEED` make a longer or different run (`npm run fuzz`). */

@@ -411,7 +411,7 @@ describe("edges a new user meets", () => {
     expect(error.message.startsWith(`Invalid arguments for tool "${name}":\n`)).toBe(true);
   });
 
-  it.each([Type.String(), Type.Array(Type.String()), { type: "integer" }])("refuses a root schema that cannot describe an object: %j", (parameters) => {
+  it.each([Type.String(), Type.Array(Type.String()), { type: "integer" }, { type: ["object", "null"] }])("refuses a root schema that is not exactly an object schema, as every provider would: %j", (parameters) => {
     const error = thrownBy(() => new ToolRegistry().register({ name: "root", description: "", parameters: parameters as never }, () => 1));
     expect(error).toBeInstanceOf(ToolDefinitionError);
     expect((error as Error).message).toContain('type "object"');

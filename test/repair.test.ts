@@ -2,7 +2,7 @@ import { Ajv } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
-import { repairArguments } from "../src/repair.js";
+import { repairArguments } from "../src/validation/repair.js";
 import { thrownBy } from "./support/fixtures.js";
 
 function repaired(schema: TSchema, value: unknown): unknown {

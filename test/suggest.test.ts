@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { suggestNames } from "../src/suggest.js";
+import { suggestNames } from "../src/text/suggest.js";
 
 const tools = ["read", "write", "list_files", "search_web", "uber.ride"];
 

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { TSchema } from "typebox";
-import { canonicalJson } from "../canonical.js";
+import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
-import type { RegisterOptions, ToolRegistry } from "../registry.js";
+import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
 

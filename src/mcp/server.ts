@@ -10,11 +10,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
-import { plainObjectSchema, SchemaProblem } from "../providers/schema.js";
-import { notJsonMessage, valueText } from "../providers/result-text.js";
-import type { ToolRegistry } from "../registry.js";
-import { failureContent } from "../results.js";
-import { describeName } from "../text.js";
+import { plainObjectSchema } from "../schema/plain.js";
+import { notJsonMessage, valueText } from "../text/result-text.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import { failureContent } from "../text/results.js";
+import { describeName } from "../text/describe.js";
 import type { ToolDefinition } from "../types.js";
 
 /**
@@ -106,14 +106,11 @@ class RegistryServer extends Server {
 }
 
 function listedTool(definition: ToolDefinition): ListToolsResult["tools"][number] {
-  let inputSchema: Record<string, unknown>;
-  try {
-    inputSchema = plainObjectSchema(definition.parameters);
-  } catch (error) {
-    const problem = error instanceof SchemaProblem ? `at ${error.pointer}, ${error.problem}` : "it is nested too deeply";
-    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: ${problem}`);
+  const plain = plainObjectSchema(definition.parameters);
+  if ("problem" in plain) {
+    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: at ${plain.problem.pointer}, ${plain.problem.problem}`);
   }
-  return { name: definition.name, description: definition.description, inputSchema: inputSchema as ListToolsResult["tools"][number]["inputSchema"] };
+  return { name: definition.name, description: definition.description, inputSchema: plain.schema as ListToolsResult["tools"][number]["inputSchema"] };
 }
 
 function successResult(name: string, value: unknown): CallToolResult {

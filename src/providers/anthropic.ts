@@ -1,9 +1,9 @@
-import type { ToolRegistry } from "../registry.js";
+import type { ToolRegistry } from "../registry/registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
 import { field, type FromProviderOptions, readCall, registryName, stringField } from "./calls.js";
 import { ANTHROPIC_NAMES } from "./names.js";
-import { resultText } from "./result-text.js";
+import { resultText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import { providerTools, type ToProviderToolsOptions } from "./tools.js";
 

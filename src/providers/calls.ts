@@ -1,5 +1,5 @@
-import type { ToolRegistry } from "../registry.js";
-import { rememberModelNames } from "../model-names.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import { rememberModelNames } from "../text/model-names.js";
 import type { ToolCallContent } from "../types.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
 import { ToolNameMap } from "./names.js";

@@ -1,5 +1,5 @@
 import { ToolRegistryError } from "../errors.js";
-import { describeName } from "../text.js";
+import { describeName } from "../text/describe.js";
 
 /** The provider dialects this package speaks, as named in its errors. */
 export type ProviderName = "OpenAI Chat Completions" | "OpenAI Responses" | "Anthropic" | "Gemini";

@@ -19,5 +19,3 @@ export { ProviderNameError, ProviderSchemaError, ProviderFormatError, ProviderLi
 export type { ProviderName } from "./errors.js";
 export type { FromProviderOptions, FromOpenAIOptions } from "./calls.js";
 export type { ToProviderToolsOptions, ToOpenAIToolsOptions } from "./tools.js";
-export { fromBfclFunction, parseJsonLines } from "../json-schema/bfcl.js";
-export type { BfclFunction } from "../json-schema/bfcl.js";

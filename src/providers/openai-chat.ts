@@ -1,9 +1,9 @@
-import type { ToolRegistry } from "../registry.js";
+import type { ToolRegistry } from "../registry/registry.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
 import { ProviderFormatError } from "./errors.js";
 import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
-import { resultText } from "./result-text.js";
+import { resultText } from "../text/result-text.js";
 import { OPENAI_MAX_TOOLS, providerTools, type ToOpenAIToolsOptions } from "./tools.js";
 
 const PROVIDER = "OpenAI Chat Completions";

@@ -1,6 +1,23 @@
-import { describeName } from "../text.js";
+import { describeName } from "../text/describe.js";
 import { isRecord } from "../objects.js";
-import { pointerTo, SchemaProblem, showPointer } from "./schema.js";
+import type { SchemaProblem } from "../schema/plain.js";
+import { appendSegment as pointerTo } from "../schema/pointer.js";
+
+/** Ends a strict-mode conversion at the first construct strict mode cannot express. */
+class StrictModeProblem extends Error {
+  override readonly name = "StrictModeProblem";
+  constructor(
+    readonly pointer: string,
+    readonly problem: string,
+  ) {
+    super(problem);
+  }
+}
+
+/** Shows a pointer as issues do: `/` for the root. */
+function showPointer(pointer: string): string {
+  return pointer === "" ? "/" : pointer;
+}
 
 /**
  * OpenAI strict mode (Structured Outputs for function calling): the subset of
@@ -50,42 +67,47 @@ const PRIMITIVE_TYPES = new Set(["string", "number", "integer", "boolean"]);
  * `null` where it would have left the property out. Annotations strict mode
  * refuses (`default`, `examples`, …) are dropped; anything else it does not
  * support is reported, never dropped.
- * @throws SchemaProblem naming the JSON Pointer of the first unsupported construct
+ * @returns the converted schema, or the JSON Pointer of the first unsupported construct and why
  */
-export function toStrictSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  if ("anyOf" in schema) throw new SchemaProblem("/anyOf", "strict mode needs a plain object schema at the root, not anyOf");
-  return strictNode(schema, "");
+export function toStrictSchema(schema: Record<string, unknown>): { readonly schema: Record<string, unknown> } | { readonly problem: SchemaProblem } {
+  try {
+    if ("anyOf" in schema) throw new StrictModeProblem("/anyOf", "strict mode needs a plain object schema at the root, not anyOf");
+    return { schema: strictNode(schema, "") };
+  } catch (error) {
+    if (error instanceof StrictModeProblem) return { problem: { pointer: error.pointer, problem: error.problem } };
+    throw error;
+  }
 }
 
 function strictNode(node: unknown, pointer: string): Record<string, unknown> {
-  if (!isRecord(node)) throw new SchemaProblem(showPointer(pointer), "strict mode supports only object schemas here (no boolean schemas)");
+  if (!isRecord(node)) throw new StrictModeProblem(showPointer(pointer), "strict mode supports only object schemas here (no boolean schemas)");
   for (const key of Object.keys(node)) {
     if (DROPPED_ANNOTATIONS.has(key)) delete node[key];
-    else if (!STRICT_KEYWORDS.has(key)) throw new SchemaProblem(pointerTo(pointer, key), `${describeName(key)} is not supported in strict mode`);
+    else if (!STRICT_KEYWORDS.has(key)) throw new StrictModeProblem(pointerTo(pointer, key), `${describeName(key)} is not supported in strict mode`);
   }
   if (!("type" in node || "anyOf" in node || "$ref" in node || "enum" in node || "const" in node)) {
-    throw new SchemaProblem(showPointer(pointer), "a schema with no type (any value) is not supported in strict mode");
+    throw new StrictModeProblem(showPointer(pointer), "a schema with no type (any value) is not supported in strict mode");
   }
   const types = typesOf(node, pointer);
   if ("format" in node && !(typeof node.format === "string" && STRICT_FORMATS.has(node.format))) {
-    throw new SchemaProblem(pointerTo(pointer, "format"), `format ${describeName(String(node.format))} is not supported in strict mode`);
+    throw new StrictModeProblem(pointerTo(pointer, "format"), `format ${describeName(String(node.format))} is not supported in strict mode`);
   }
   if ("$ref" in node && !(typeof node.$ref === "string" && node.$ref.startsWith("#"))) {
-    throw new SchemaProblem(pointerTo(pointer, "$ref"), "strict mode supports only local references (starting with #)");
+    throw new StrictModeProblem(pointerTo(pointer, "$ref"), "strict mode supports only local references (starting with #)");
   }
   for (const keyword of ["$defs", "definitions"] as const) {
     if (!(keyword in node)) continue;
     const definitions = node[keyword];
-    if (!isRecord(definitions)) throw new SchemaProblem(pointerTo(pointer, keyword), `${keyword} must be an object of schemas`);
+    if (!isRecord(definitions)) throw new StrictModeProblem(pointerTo(pointer, keyword), `${keyword} must be an object of schemas`);
     for (const name of Object.keys(definitions)) definitions[name] = strictNode(definitions[name], pointerTo(pointerTo(pointer, keyword), name));
   }
   if ("anyOf" in node) {
     const branches = node.anyOf;
-    if (!Array.isArray(branches)) throw new SchemaProblem(pointerTo(pointer, "anyOf"), "anyOf must be an array of schemas");
+    if (!Array.isArray(branches)) throw new StrictModeProblem(pointerTo(pointer, "anyOf"), "anyOf must be an array of schemas");
     node.anyOf = branches.map((branch, index) => strictNode(branch, pointerTo(pointerTo(pointer, "anyOf"), index)));
   }
   if ("items" in node) {
-    if (Array.isArray(node.items)) throw new SchemaProblem(pointerTo(pointer, "items"), "tuple items (an array of schemas) are not supported in strict mode");
+    if (Array.isArray(node.items)) throw new StrictModeProblem(pointerTo(pointer, "items"), "tuple items (an array of schemas) are not supported in strict mode");
     node.items = strictNode(node.items, pointerTo(pointer, "items"));
   }
   if (types.includes("object") || "properties" in node) strictObject(node, pointer);
@@ -94,15 +116,15 @@ function strictNode(node: unknown, pointer: string): Record<string, unknown> {
 
 function strictObject(node: Record<string, unknown>, pointer: string): void {
   if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
-    throw new SchemaProblem(pointerTo(pointer, "additionalProperties"), "strict mode needs additionalProperties false on every object");
+    throw new StrictModeProblem(pointerTo(pointer, "additionalProperties"), "strict mode needs additionalProperties false on every object");
   }
   const properties = node.properties ?? {};
-  if (!isRecord(properties)) throw new SchemaProblem(pointerTo(pointer, "properties"), "properties must be an object of schemas");
+  if (!isRecord(properties)) throw new StrictModeProblem(pointerTo(pointer, "properties"), "properties must be an object of schemas");
   const required = node.required ?? [];
-  if (!Array.isArray(required)) throw new SchemaProblem(pointerTo(pointer, "required"), "required must be an array of property names");
+  if (!Array.isArray(required)) throw new StrictModeProblem(pointerTo(pointer, "required"), "required must be an array of property names");
   for (const name of required) {
     if (typeof name !== "string" || !Object.hasOwn(properties, name)) {
-      throw new SchemaProblem(pointerTo(pointer, "required"), "required names a property that properties does not define");
+      throw new StrictModeProblem(pointerTo(pointer, "required"), "required names a property that properties does not define");
     }
   }
   for (const name of Object.keys(properties)) {
@@ -118,7 +140,7 @@ function typesOf(node: Record<string, unknown>, pointer: string): string[] {
   if (!("type" in node)) return [];
   const types = Array.isArray(node.type) ? node.type : [node.type];
   for (const type of types) {
-    if (typeof type !== "string" || !JSON_TYPES.has(type)) throw new SchemaProblem(pointerTo(pointer, "type"), "type must name JSON types");
+    if (typeof type !== "string" || !JSON_TYPES.has(type)) throw new StrictModeProblem(pointerTo(pointer, "type"), "type must name JSON types");
   }
   return types as string[];
 }

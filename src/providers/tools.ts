@@ -1,10 +1,10 @@
-import type { ToolRegistry } from "../registry.js";
+import type { ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition } from "../types.js";
 import { ProviderLimitError, type ProviderName, ProviderSchemaError } from "./errors.js";
 import { type NameRule, providerNamer, type ToolNamesOption } from "./names.js";
-import { plainObjectSchema, SchemaProblem } from "./schema.js";
+import { plainObjectSchema } from "../schema/plain.js";
 import { toStrictSchema } from "./strict.js";
-import { describeName } from "../text.js";
+import { describeName } from "../text/describe.js";
 
 /** Options of every `to*Tools` function. */
 export interface ToProviderToolsOptions {
@@ -95,12 +95,10 @@ function selected(registry: ToolRegistry, only: Iterable<string> | undefined): T
 }
 
 function convert(toolName: string, schema: object, provider: ProviderName, strict: boolean): Record<string, unknown> {
-  try {
-    const plain = plainObjectSchema(schema);
-    return strict ? toStrictSchema(plain) : plain;
-  } catch (error) {
-    if (error instanceof SchemaProblem) throw new ProviderSchemaError(toolName, provider, error.pointer, error.problem);
-    if (error instanceof RangeError) throw new ProviderSchemaError(toolName, provider, "/", "the schema is nested too deeply to convert", { cause: error });
-    throw error;
-  }
+  const plain = plainObjectSchema(schema);
+  if ("problem" in plain) throw new ProviderSchemaError(toolName, provider, plain.problem.pointer, plain.problem.problem);
+  if (!strict) return plain.schema;
+  const converted = toStrictSchema(plain.schema);
+  if ("problem" in converted) throw new ProviderSchemaError(toolName, provider, converted.problem.pointer, converted.problem.problem);
+  return converted.schema;
 }

@@ -6,7 +6,7 @@ import { isMultipleOf } from "../schema/multiple-of.js";
 import { appendSegment } from "../schema/pointer.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan, typeTest } from "./plan.js";
-import { describeAllowed, describeSchemaFragment, describeTypes } from "./shapes.js";
+import { describeAllowed, describeSchemaFragment, describeTypes } from "../text/shapes.js";
 
 /** One reason a value fails its schema: where (a raw JSON Pointer into the arguments) and what is expected there. */
 export interface Issue {

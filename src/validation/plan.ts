@@ -3,7 +3,7 @@ import { jsonKey } from "../schema/equality.js";
 import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
-import { describeTypes } from "./shapes.js";
+import { describeTypes } from "../text/shapes.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 

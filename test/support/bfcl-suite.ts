@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { beforeAll, expect, it } from "vitest";
 import { ToolRegistry, validateToolArguments, type ToolDefinition } from "../../src/index.js";
-import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../../src/providers/index.js";
+import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../../src/bfcl/index.js";
 
 interface Entry {
   id: string;

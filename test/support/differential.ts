@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { canonicalJson } from "../../src/canonical.js";
-import { fromBfclFunction, parseJsonLines, type BfclFunction } from "../../src/json-schema/bfcl.js";
+import { canonicalJson } from "../../src/schema/canonical.js";
+import { fromBfclFunction, parseJsonLines, type BfclFunction } from "../../src/bfcl/index.js";
 import { ToolArgumentsValidationError, validateToolArguments, type ToolDefinition } from "../../src/index.js";
 
 

@@ -1,4 +1,4 @@
-import { Type, type ToolCall, type ToolDefinition } from "../../src/index.js";
+import { Type, type ToolCallContent, type ToolDefinition } from "../../src/index.js";
 
 /** The example tool: read a file from an offset. */
 export const readParameters = Type.Object({
@@ -13,7 +13,7 @@ export const readTool = {
 } satisfies ToolDefinition<typeof readParameters>;
 
 /** A tool call as a model would send it. */
-export function toolCall(name: string, args: ToolCall["arguments"], id = "call_1"): ToolCall {
+export function toolCall(name: string, args: ToolCallContent["arguments"], id = "call_1"): ToolCallContent {
   return { type: "tool_call", id, name, arguments: args };
 }
 

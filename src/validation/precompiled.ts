@@ -1,8 +1,8 @@
 import type { TSchema } from "typebox";
 import { Code } from "typebox/compile";
-import { canonicalJson } from "./canonical.js";
-import type { ToolDefinition } from "./types.js";
-import { transformSchema } from "./validation/transform.js";
+import { canonicalJson } from "../schema/canonical.js";
+import type { ToolDefinition } from "../types.js";
+import { transformSchema } from "./transform.js";
 
 /** One generated validator, as emitted by {@link precompileValidators}. */
 export interface PrecompiledValidator {

@@ -1,11 +1,11 @@
 import { Compile, type Validator } from "typebox/compile";
 import { Meta } from "typebox/schema";
-import { ToolDefinitionError } from "./errors.js";
-import { REFERENCE_KEYWORDS } from "./schema/keywords.js";
-import { appendSegment } from "./schema/pointer.js";
-import { SchemaReferences } from "./schema/references.js";
-import { walkSchema } from "./schema/walk.js";
-import { findCompileProblems } from "./validation/problems.js";
+import { ToolDefinitionError } from "../errors.js";
+import { REFERENCE_KEYWORDS } from "./keywords.js";
+import { appendSegment } from "./pointer.js";
+import { SchemaReferences } from "./references.js";
+import { walkSchema } from "./walk.js";
+import { findCompileProblems } from "../validation/problems.js";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";

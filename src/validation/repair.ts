@@ -1,5 +1,5 @@
-import { escapePointerSegment } from "./issues.js";
-import { defineOwn, isRecord } from "./objects.js";
+import { escapePointerSegment } from "../text/issues.js";
+import { defineOwn, isRecord } from "../objects.js";
 
 /**
  * Model-friendly repair of tool arguments: opt-in, unambiguous only, and

@@ -1,5 +1,5 @@
-import { escapePointerSegment, ROOT_ISSUES } from "./issues.js";
-import { defineOwn } from "./objects.js";
+import { escapePointerSegment, ROOT_ISSUES } from "../text/issues.js";
+import { defineOwn } from "../objects.js";
 
 /**
  * The private deep copy of a tool call's arguments.

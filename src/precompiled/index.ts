@@ -9,4 +9,4 @@
 export { Guard } from "typebox/guard";
 export { Hashing } from "typebox/system";
 export { CheckContext } from "typebox/schema";
-export type { PrecompiledValidators, PrecompiledValidator } from "./precompiled.js";
+export type { PrecompiledValidators, PrecompiledValidator } from "../validation/precompiled.js";

@@ -1,6 +1,6 @@
 import type { TSchema } from "typebox";
-import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "./errors.js";
-import type { ToolHandler } from "./types.js";
+import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../errors.js";
+import type { ToolHandler } from "../types.js";
 
 /**
  * A caller's signal watched by one listener, however many calls share it: `dispatchAll` runs up

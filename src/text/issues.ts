@@ -1,5 +1,5 @@
-import { displayPointer, escapeSegment } from "./schema/pointer.js";
-import type { Issue } from "./validation/explainer.js";
+import { displayPointer, escapeSegment } from "../schema/pointer.js";
+import type { Issue } from "../validation/explainer.js";
 
 /** The most issues one error lists; the rest are summed up in a last line. */
 export const MAX_ISSUES = 20;

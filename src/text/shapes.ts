@@ -1,4 +1,4 @@
-import { cut } from "../text.js";
+import { cut } from "./describe.js";
 
 /**
  * Short descriptions of what a schema expects, for issue messages: written from the schema

@@ -11,10 +11,10 @@ import {
   UnknownToolError,
   unknownToolMessage,
   validationMessage,
-} from "./errors.js";
+} from "../errors.js";
 import type { ModelNames } from "./model-names.js";
-import { cut, describeName, describeThrown } from "./text.js";
-import type { ToolFailure } from "./types.js";
+import { cut, describeName, describeThrown } from "./describe.js";
+import type { ToolFailure } from "../types.js";
 
 /** The most characters of text about one failed call that reach the model. */
 export const MAX_FAILURE_CONTENT_CHARACTERS = 8_192;

@@ -1,11 +1,11 @@
 import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
-import { ToolArgumentsValidationError } from "./errors.js";
-import { ROOT_ISSUES } from "./issues.js";
-import { isPlainObject } from "./objects.js";
+import { ToolArgumentsValidationError } from "../errors.js";
+import { ROOT_ISSUES } from "../text/issues.js";
+import { isPlainObject } from "../objects.js";
 import { type ArgumentRepair, repairArguments } from "./repair.js";
-import type { ToolDefinition } from "./types.js";
-import { type CompiledValidator, ValidatorCache } from "./validators.js";
+import type { ToolDefinition } from "../types.js";
+import { type CompiledValidator, ValidatorCache } from "./cache.js";
 
 /**
  * Copies `value` privately and checks the copy against `validator`.

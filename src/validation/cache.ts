@@ -1,14 +1,14 @@
 import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
 import { Environment } from "typebox/system";
-import { canonicalJson } from "./canonical.js";
-import { ToolDefinitionError } from "./errors.js";
-import { issueLines, MAX_ISSUES } from "./issues.js";
-import { SchemaExplainer } from "./validation/explainer.js";
+import { canonicalJson } from "../schema/canonical.js";
+import { ToolDefinitionError } from "../errors.js";
+import { issueLines, MAX_ISSUES } from "../text/issues.js";
+import { SchemaExplainer } from "./explainer.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
-import { assertSoundSchema, namesInheritedProperties } from "./schema-check.js";
-import { compileSchema } from "./validation/compile.js";
-import type { CacheStats, CompileStats } from "./types.js";
+import { assertSoundSchema, namesInheritedProperties } from "../schema/soundness.js";
+import { compileSchema } from "./compile.js";
+import type { CacheStats, CompileStats } from "../types.js";
 
 /**
  * The default bound of a validator cache: enough for every tool of a large

@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments, privateCopy, repairAndCheck } from "./arguments.js";
+import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments, privateCopy, repairAndCheck } from "../validation/arguments.js";
 import {
   ToolArgumentsValidationError,
   ToolDefinitionError,
@@ -7,30 +7,31 @@ import {
   ToolRegistryError,
   type ToolTimeoutError,
   UnknownToolError,
-} from "./errors.js";
-import { NEVER_ABORTED_SIGNAL } from "./context.js";
-import { AbortFanOut, runGuarded } from "./guarded.js";
-import { ROOT_ISSUES } from "./issues.js";
-import { modelNamesOf } from "./model-names.js";
-import { isPlainObject } from "./objects.js";
-import type { PrecompiledValidators } from "./precompiled.js";
-import type { ArgumentRepair } from "./repair.js";
-import { toFailure } from "./results.js";
-import { canonicalJson } from "./canonical.js";
-import { assertSoundSchema } from "./schema-check.js";
-import { snapshotSchema } from "./schema/snapshot.js";
-import { suggestNames } from "./suggest.js";
+} from "../errors.js";
+import { NEVER_ABORTED_SIGNAL } from "../dispatch/context.js";
+import { AbortFanOut, runGuarded } from "../dispatch/guarded.js";
+import { ROOT_ISSUES } from "../text/issues.js";
+import { modelNamesOf } from "../text/model-names.js";
+import { isPlainObject } from "../objects.js";
+import type { PrecompiledValidators } from "../validation/precompiled.js";
+import type { ArgumentRepair } from "../validation/repair.js";
+import { toFailure } from "../text/results.js";
+import { canonicalJson } from "../schema/canonical.js";
+import { assertSoundSchema } from "../schema/soundness.js";
+import { objectRootProblem } from "../schema/plain.js";
+import { snapshotSchema } from "../schema/snapshot.js";
+import { suggestNames } from "../text/suggest.js";
 import type {
   CacheStats,
   CompileStats,
   DispatchAllOptions,
   DispatchOptions,
-  ToolCall,
+  ToolCallContent,
   ToolDefinition,
   ToolHandler,
   ToolResult,
-} from "./types.js";
-import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "./validators.js";
+} from "../types.js";
+import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -185,10 +186,8 @@ export class ToolRegistry {
     if ("problem" in taken) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${taken.problem.pointer}: ${taken.problem.problem}`);
     const snapshot = taken.snapshot as TSchema;
     assertSoundSchema(toolName, snapshot);
-    const rootType = (snapshot as { type?: unknown }).type;
-    if (rootType !== undefined && rootType !== "object" && !(Array.isArray(rootType) && rootType.includes("object"))) {
-      throw new ToolDefinitionError(toolName, `parameters must describe an object (type "object"), got type ${JSON.stringify(rootType)}`);
-    }
+    const root = objectRootProblem(snapshot);
+    if (root !== undefined) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${root.pointer}: ${root.problem}`);
     if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
     return snapshot;
   }
@@ -273,12 +272,12 @@ export class ToolRegistry {
    * @throws ToolAbortedError when `options.signal` aborted
    * @throws ToolDefinitionError when the tool's schema cannot compile
    */
-  dispatch(call: ToolCall, options?: DispatchOptions): Promise<unknown> {
+  dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
     return this.#dispatch(call, options, undefined, undefined);
   }
 
   #dispatch(
-    call: ToolCall,
+    call: ToolCallContent,
     options: DispatchOptions | undefined,
     onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
     fanOut: AbortFanOut | undefined,
@@ -370,7 +369,7 @@ export class ToolRegistry {
    * with `content` written for the model.
    * @throws TypeError when `calls` is not an array, or `concurrency` is not a positive integer or `Infinity`
    */
-  async dispatchAll(calls: readonly ToolCall[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
+  async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
     options ??= {};
     const concurrency = options.concurrency ?? Infinity;
@@ -392,7 +391,7 @@ export class ToolRegistry {
     return results;
   }
 
-  async #settle(call: ToolCall, options: DispatchOptions, fanOut: AbortFanOut | undefined): Promise<ToolResult> {
+  async #settle(call: ToolCallContent, options: DispatchOptions, fanOut: AbortFanOut | undefined): Promise<ToolResult> {
     const toolCallId = idText(readSafely(call, "id"));
     const name = readSafely(call, "name");
     const toolName = typeof name === "string" ? name : "";
@@ -426,7 +425,7 @@ function idText(id: unknown): string {
 }
 
 /** A field of a call for a result: a throwing getter or a revoked proxy reads as nothing. */
-function readSafely(call: ToolCall, field: "name" | "id"): unknown {
+function readSafely(call: ToolCallContent, field: "name" | "id"): unknown {
   try {
     return (call as unknown as Record<string, unknown> | null | undefined)?.[field];
   } catch {

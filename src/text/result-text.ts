@@ -1,4 +1,4 @@
-import { describeName, describeType } from "../text.js";
+import { describeName, describeType } from "./describe.js";
 import type { ToolResult } from "../types.js";
 
 /** A tool result as text for the model, and whether it reports a failure. */

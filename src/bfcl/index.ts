@@ -1,0 +1,2 @@
+export { fromBfclFunction, parseJsonLines } from "./bfcl.js";
+export type { BfclFunction } from "./bfcl.js";
