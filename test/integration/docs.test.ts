@@ -274,7 +274,7 @@ describe("the documentation's programs, run", () => {
   });
 
   it("docs/providers.md, BFCL: gives each entry its own registry, so a name used by many entries registers in each", async () => {
-    const bfcl = blockWith("docs/providers.md", "fromBfclFunction(fn)");
+    const bfcl = blockWith("docs/bfcl.md", "fromBfclFunction(fn)");
     const cwd = mkdtempSync(join(folder, "bfcl-"));
     // The project's own BFCL-dialect lines, one function named in two entries (as the real file names 27).
     const fn = { name: "calculate_area", description: "Area", parameters: { type: "dict", properties: { base: { type: "integer" } }, required: ["base"] } };
