@@ -1,4 +1,5 @@
-import { DEFAULT_CACHE_SIZE, ValidatorCache, type CacheKey, type TSchema } from "../src/index.js";
+import type { CacheKey, TSchema } from "../src/index.js";
+import { DEFAULT_CACHE_SIZE, ValidatorCache } from "../src/validation/cache.js";
 import { zipfCallOrder, type Population } from "./population.js";
 
 /** One way of bringing schemas to the cache, and what it cost. */

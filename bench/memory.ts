@@ -1,4 +1,4 @@
-import { ValidatorCache } from "../src/index.js";
+import { ValidatorCache } from "../src/validation/cache.js";
 import { sampleValue } from "./json-schema.js";
 import { heapUsedAfterGc } from "./measure.js";
 import { seededRandom } from "./random.js";

@@ -5,21 +5,44 @@ export class ToolRegistryError extends Error {
   override readonly name: string = "ToolRegistryError";
 }
 
+/** One problem of a tool definition: where, and what. */
+export interface DefinitionProblem {
+  /**
+   * JSON Pointer into the tool's `parameters` schema (`/` for its root), or `""` for a problem
+   * of the definition itself (its name, a duplicate, the handler).
+   */
+  readonly pointer: string;
+  /** What is wrong there, in words that name schema facts only. */
+  readonly problem: string;
+}
+
 /**
  * A tool definition is unusable: an empty or invalid name, a duplicate name,
  * a handler that is not a function, or a `parameters` schema that is not valid
- * or cannot compile. Thrown at `register` (or at the first compile, for
+ * or cannot compile safely. Thrown at `register` (or at the first compile, for
  * problems only the compiler finds); never produced by a model's arguments.
  */
 export class ToolDefinitionError extends ToolRegistryError {
   override readonly name = "ToolDefinitionError";
   /** The offending tool's name, as given (coerced to a string for display). */
   readonly toolName: string;
+  /** Each problem found, as data. */
+  readonly problems: readonly DefinitionProblem[];
 
-  constructor(toolName: string, problem: string, options?: ErrorOptions) {
-    super(`Invalid definition for tool ${describeName(toolName)}: ${problem}`, options);
+  /** @param problems a problem of the definition itself, as text, or the problems of its schema */
+  constructor(toolName: string, problems: string | readonly DefinitionProblem[], options?: ErrorOptions) {
+    const list = typeof problems === "string" ? [{ pointer: "", problem: problems }] : problems;
+    super(`Invalid definition for tool ${describeName(toolName)}: ${definitionMessage(list)}`, options);
     this.toolName = toolName;
+    this.problems = Object.freeze(list.map((problem) => Object.freeze({ pointer: problem.pointer, problem: problem.problem })));
   }
+}
+
+function definitionMessage(problems: readonly DefinitionProblem[]): string {
+  const inSchema = problems.filter((problem) => problem.pointer !== "");
+  const own = problems.filter((problem) => problem.pointer === "").map((problem) => problem.problem);
+  if (inSchema.length > 0) own.push(`its parameters schema is invalid at ${inSchema.map((problem) => `${problem.pointer}: ${problem.problem}`).join("; ")}`);
+  return own.join("; ");
 }
 
 /**

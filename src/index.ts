@@ -3,13 +3,11 @@ export type { Static, TSchema } from "typebox";
 
 export { ToolRegistry } from "./registry/registry.js";
 export type { ToolRegistryOptions, RegisterOptions, RepairReport, ToolRegistryChange } from "./registry/registry.js";
-export { repairArguments } from "./validation/repair.js";
-export type { ArgumentRepair, RepairResult } from "./validation/repair.js";
-export { validateToolArguments, parseToolArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./validation/arguments.js";
+export type { ArgumentRepair } from "./validation/repair.js";
+export { validateToolArguments, parseToolArguments } from "./validation/arguments.js";
 export { precompileValidators } from "./validation/precompiled.js";
-export type { PrecompiledValidators, PrecompiledValidator } from "./validation/precompiled.js";
-export { ValidatorCache, DEFAULT_CACHE_SIZE } from "./validation/cache.js";
-export type { CacheKey, ValidatorCacheOptions, CompiledValidator } from "./validation/cache.js";
+export type { PrecompiledValidators } from "./validation/precompiled.js";
+export type { CacheKey } from "./validation/cache.js";
 export {
   ToolRegistryError,
   ToolDefinitionError,
@@ -19,6 +17,7 @@ export {
   ToolTimeoutError,
   ToolAbortedError,
 } from "./errors.js";
+export type { DefinitionProblem } from "./errors.js";
 export { failureContent } from "./text/results.js";
 export type { ModelNames } from "./text/model-names.js";
 export type {

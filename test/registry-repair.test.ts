@@ -11,7 +11,7 @@ const parameters = Type.Object({
 
 function registryWith(repair?: (report: RepairReport) => void) {
   const handler = vi.fn((args: unknown) => args);
-  const registry = new ToolRegistry(repair === undefined ? {} : { repair }).register({ name: "run", description: "", parameters }, handler);
+  const registry = new ToolRegistry(repair === undefined ? {} : { onRepair: repair }).register({ name: "run", description: "", parameters }, handler);
   return { registry, handler };
 }
 
@@ -25,7 +25,7 @@ describe("model-friendly repair", () => {
 
   it("honours maxArgumentBytes: text over the limit is refused, never parsed for repair", async () => {
     const handler = vi.fn((args: unknown) => args);
-    const registry = new ToolRegistry({ repair: () => undefined, maxArgumentBytes: 1024 }).register({ name: "run", description: "", parameters }, handler);
+    const registry = new ToolRegistry({ onRepair: () => undefined, maxArgumentBytes: 1024 }).register({ name: "run", description: "", parameters }, handler);
     const large = JSON.stringify({ count: "20", label: "x".repeat(4096) });
     const error = await rejectionOf(registry.dispatch(toolCall("run", large)));
     expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must not be larger than 1024 bytes"]);
@@ -86,7 +86,7 @@ describe("model-friendly repair", () => {
     expect(clean).toEqual({ toolCallId: "b", toolName: "run", isError: false, value: { count: 2 } });
   });
 
-  it("refuses a repair option that is not a function", () => {
-    expect(() => new ToolRegistry({ repair: true as unknown as () => void })).toThrow("repair must be a function");
+  it("refuses an onRepair option that is not a function, naming it", () => {
+    expect(() => new ToolRegistry({ onRepair: true as unknown as () => void })).toThrow("onRepair must be a function, got true");
   });
 });

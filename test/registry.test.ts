@@ -435,6 +435,38 @@ describe("edges a new user meets", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("refuses, with one TypeError and before any call runs, a dispatchAll signal that is not an AbortSignal", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(readTool, handler);
+    const error = await rejectionOf(registry.dispatchAll([toolCall("read", { path: "a" }), toolCall("read", { path: "b" })], { signal: "stop" as never }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('signal must be an AbortSignal, got "stop"');
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("reads each field of a call once, in dispatch and in dispatchAll", async () => {
+    const reads = { name: 0, id: 0, arguments: 0 };
+    const call = {
+      get name() {
+        reads.name++;
+        return "read";
+      },
+      get id() {
+        reads.id++;
+        return "c1";
+      },
+      get arguments() {
+        reads.arguments++;
+        return { path: "a" };
+      },
+    };
+    await registryWithRead().dispatch(call as never);
+    expect(reads).toEqual({ name: 1, id: 1, arguments: 1 });
+    const [result] = await registryWithRead().dispatchAll([call as never]);
+    expect(result).toMatchObject({ toolCallId: "c1", toolName: "read", isError: false });
+    expect(reads).toEqual({ name: 2, id: 2, arguments: 2 });
+  });
+
   it("keeps a numeric call id as its digits", async () => {
     const [result] = await registryWithRead().dispatchAll([{ type: "tool_call", id: 5 as unknown as string, name: "read", arguments: { path: "a" } }]);
     expect(result?.toolCallId).toBe("5");

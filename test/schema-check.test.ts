@@ -25,6 +25,7 @@ describe("schemas are checked at register, so none fails open", () => {
     const error = registrationError(schema);
     expect(error.toolName).toBe("tool");
     expect(error.message).toContain(`at ${pointer}`);
+    expect(error.problems.map((problem) => problem.pointer)).toContain(pointer);
   });
 
   it("checks a schema that declares draft-07 against draft-07", () => {

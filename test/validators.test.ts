@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ToolRegistry, Type, ValidatorCache, type TSchema } from "../src/index.js";
+import { ToolRegistry, Type, type TSchema } from "../src/index.js";
+import { ValidatorCache } from "../src/validation/cache.js";
 import { readTool, toolCall } from "./support/fixtures.js";
 
 function schemaWithId(id: number): TSchema {

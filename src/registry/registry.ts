@@ -1,37 +1,19 @@
 import type { TSchema } from "typebox";
-import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments, privateCopy, repairAndCheck } from "../validation/arguments.js";
-import {
-  ToolArgumentsValidationError,
-  ToolDefinitionError,
-  ToolExecutionError,
-  ToolRegistryError,
-  type ToolTimeoutError,
-  UnknownToolError,
-} from "../errors.js";
-import { NEVER_ABORTED_SIGNAL } from "../dispatch/context.js";
-import { AbortFanOut, runGuarded } from "../dispatch/guarded.js";
-import { ROOT_ISSUES } from "../text/issues.js";
+import { AbortFanOut } from "../dispatch/abort-fan-out.js";
+import { readCall } from "../dispatch/call-fields.js";
+import { type PrepareContext, type PreparedCall, prepareCall, type RepairReport } from "../dispatch/prepare.js";
+import { runCall } from "../dispatch/run.js";
+import { milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { modelNamesOf } from "../text/model-names.js";
-import { isPlainObject } from "../objects.js";
-import type { PrecompiledValidators } from "../validation/precompiled.js";
-import type { ArgumentRepair } from "../validation/repair.js";
 import { toFailure } from "../text/results.js";
-import { canonicalJson } from "../schema/canonical.js";
-import { assertSoundSchema } from "../schema/soundness.js";
-import { objectRootProblem } from "../schema/plain.js";
-import { snapshotSchema } from "../schema/snapshot.js";
-import { suggestNames } from "../text/suggest.js";
-import type {
-  CacheStats,
-  CompileStats,
-  DispatchAllOptions,
-  DispatchOptions,
-  ToolCallContent,
-  ToolDefinition,
-  ToolHandler,
-  ToolResult,
-} from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolHandler, ToolResult } from "../types.js";
+import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
+import type { PrecompiledValidators } from "../validation/precompiled.js";
+import { type RegisteredTool, type RegisterOptions, ToolDefinitions } from "./definitions.js";
+
+export type { RegisterOptions } from "./definitions.js";
+export type { RepairReport } from "../dispatch/prepare.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -49,7 +31,7 @@ export interface ToolRegistryOptions {
   cacheKey?: CacheKey;
   /**
    * How long a handler may run before its signal is aborted and the call fails
-   * with a {@link ToolTimeoutError}, in milliseconds. No limit when unset.
+   * with a `ToolTimeoutError`, in milliseconds. No limit when unset.
    */
   timeoutMs?: number;
   /**
@@ -73,15 +55,7 @@ export interface ToolRegistryOptions {
    * such call is reported here first (and in `dispatchAll`'s result as
    * `repairs`), never silently. Nothing else is ever converted.
    */
-  repair?: (report: RepairReport) => void;
-}
-
-/** What a registry's `repair` callback receives for each repaired call. */
-export interface RepairReport {
-  toolName: string;
-  toolCallId: string;
-  /** Each repair: its JSON Pointer and the JSON type before and after (never the value). */
-  repairs: readonly ArgumentRepair[];
+  onRepair?: (report: RepairReport) => void;
 }
 
 /** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */
@@ -91,22 +65,6 @@ export interface ToolRegistryChange {
   /** The tool's name. */
   readonly name: string;
 }
-
-/** Per-tool options of `register`. */
-export interface RegisterOptions {
-  /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
-  timeoutMs?: number;
-}
-
-interface RegisteredTool {
-  readonly name: string;
-  readonly definition: ToolDefinition;
-  readonly handler: ToolHandler<TSchema>;
-  readonly timeoutMs: number | undefined;
-}
-
-/** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
-const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /**
  * Tools registered at startup, and the one door a model's tool calls go
@@ -125,71 +83,46 @@ const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
-  readonly #snapshots = new WeakMap<object, { readonly text: string; readonly snapshot: TSchema }>();
+  readonly #definitions = new ToolDefinitions();
   readonly #validators: ValidatorCache;
   readonly #timeoutMs: number | undefined;
-  readonly #maxArgumentBytes: number;
-  readonly #repair: ((report: RepairReport) => void) | undefined;
+  /** What the prepare step reads of this registry: made once, shared by every call. */
+  readonly #prepareContext: PrepareContext;
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
 
+  /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
-    this.#validators = new ValidatorCache(options.cacheSize ?? DEFAULT_CACHE_SIZE, {
-      ...(options.cacheKey === undefined ? {} : { key: options.cacheKey }),
+    const key = options.cacheKey === undefined ? undefined : oneOf("cacheKey", options.cacheKey, ["identity", "content"]);
+    this.#validators = new ValidatorCache(positiveInteger("cacheSize", options.cacheSize ?? DEFAULT_CACHE_SIZE, true), {
+      ...(key === undefined ? {} : { key }),
       ...(options.precompiled === undefined ? {} : { precompiled: options.precompiled }),
     });
-    this.#timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
-    const maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
-    if (!(Number.isSafeInteger(maxArgumentBytes) && maxArgumentBytes > 0)) {
-      throw new TypeError(`maxArgumentBytes must be a positive integer, got ${String(maxArgumentBytes)}`);
-    }
-    this.#maxArgumentBytes = maxArgumentBytes;
-    if (options.repair !== undefined && typeof options.repair !== "function") {
-      throw new TypeError(`repair must be a function that receives each repair report, got ${typeof options.repair}`);
-    }
-    this.#repair = options.repair;
+    this.#timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
+    const validators = this.#validators;
+    this.#prepareContext = {
+      tools: this.#tools,
+      validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
+      maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
+      onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
+    };
   }
 
   /**
-   * Adds a tool. Nothing is compiled yet: the schema compiles on first use
-   * (or in {@link ToolRegistry.compileAll}).
-   * @throws ToolDefinitionError for an empty or invalid name, a duplicate name,
-   * a missing description, a `parameters` that is not a valid JSON Schema
-   * (checked against the draft-07 or 2020-12 meta-schema, with every `$ref`
-   * resolvable), or a handler that is not a function.
+   * Adds a tool. Its schema is snapshot (later changes to the object passed in change nothing)
+   * and checked now; nothing is compiled yet: the schema compiles on first use (or in
+   * {@link ToolRegistry.compileAll}).
+   * @throws ToolDefinitionError for an empty, invalid or taken name, a missing description, a
+   * handler that is not a function, or a `parameters` that is not a sound JSON Schema (checked
+   * against the draft-07 or 2020-12 meta-schema, with every `$ref` resolvable and every pattern
+   * runnable in linear time; `problems` lists each, with its location)
+   * @throws TypeError for a bad `timeoutMs` option
    */
-  register<TParameters extends TSchema>(
-    definition: ToolDefinition<TParameters>,
-    handler: NoInfer<ToolHandler<TParameters>>,
-    options: RegisterOptions = {},
-  ): this {
-    const name = checkDefinition(definition);
-    if (this.#tools.has(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
-    if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
-    const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs);
-    const parameters = this.#snapshotOf(name, definition.parameters);
-    const registered: ToolDefinition = Object.freeze({ ...(definition as ToolDefinition), parameters });
-    this.#tools.set(name, { name, definition: registered, handler: handler as ToolHandler<TSchema>, timeoutMs });
-    if (this.#changeListeners !== undefined) this.#changed("register", name);
+  register<TParameters extends TSchema>(definition: ToolDefinition<TParameters>, handler: NoInfer<ToolHandler<TParameters>>, options: RegisterOptions = {}): this {
+    const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options, (name) => this.#tools.has(name));
+    this.#tools.set(tool.name, tool);
+    if (this.#changeListeners !== undefined) this.#changed("register", tool.name);
     return this;
-  }
-
-  /**
-   * The private, frozen snapshot of a tool's schema, checked for soundness. Tools registered
-   * with one unchanged schema object share one snapshot, and so one validator.
-   */
-  #snapshotOf(toolName: string, schema: object): TSchema {
-    const text = canonicalJson(schema);
-    const known = this.#snapshots.get(schema);
-    if (known !== undefined && text !== undefined && known.text === text) return known.snapshot;
-    const taken = snapshotSchema(schema);
-    if ("problem" in taken) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${taken.problem.pointer}: ${taken.problem.problem}`);
-    const snapshot = taken.snapshot as TSchema;
-    assertSoundSchema(toolName, snapshot);
-    const root = objectRootProblem(snapshot);
-    if (root !== undefined) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${root.pointer}: ${root.problem}`);
-    if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
-    return snapshot;
   }
 
   /** Removes a tool; returns whether it was registered. */
@@ -227,7 +160,7 @@ export class ToolRegistry {
     return this.#tools.has(name);
   }
 
-  /** The definition registered under `name`, or `undefined`. */
+  /** The definition registered under `name` (the registry's frozen copy, with its schema's snapshot), or `undefined`. */
   get(name: string): ToolDefinition | undefined {
     return this.#tools.get(name)?.definition;
   }
@@ -243,7 +176,7 @@ export class ToolRegistry {
    * @throws ToolDefinitionError for the first schema that cannot compile
    */
   compileAll(): void {
-    for (const { name, definition } of this.#tools.values()) this.#validators.get(name, definition.parameters);
+    for (const tool of this.#tools.values()) this.#prepareContext.validator(tool);
   }
 
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
@@ -268,223 +201,69 @@ export class ToolRegistry {
    * @returns what the handler returned, awaited
    * @throws UnknownToolError when no tool has the call's name
    * @throws ToolArgumentsValidationError when the arguments do not match (the handler did not run)
-   * @throws ToolExecutionError when the handler threw or rejected ({@link ToolTimeoutError} when it ran out of time)
+   * @throws ToolExecutionError when the handler threw or rejected (`ToolTimeoutError` when it ran out of time)
    * @throws ToolAbortedError when `options.signal` aborted
    * @throws ToolDefinitionError when the tool's schema cannot compile
+   * @throws TypeError when `options.signal` is not an AbortSignal (nothing runs)
    */
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
-    return this.#dispatch(call, options, undefined, undefined);
-  }
-
-  #dispatch(
-    call: ToolCallContent,
-    options: DispatchOptions | undefined,
-    onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
-    fanOut: AbortFanOut | undefined,
-  ): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
-    let tool: RegisteredTool | undefined;
-    let validator: CompiledValidator | undefined;
-    let toolCallId = "";
-    let value: object | undefined;
-    let args: unknown;
+    let prepared: PreparedCall;
+    let caller: AbortFanOut | undefined;
     try {
-      // Reading a hostile call object (a throwing getter, a revoked proxy) may throw: see the catch.
-      const name = call?.name;
-      tool = typeof name === "string" ? this.#tools.get(name) : undefined;
-      if (tool === undefined) return Promise.reject(this.#unknownTool(name));
-      toolCallId = idText(call.id);
-      validator = this.#validators.get(tool.name, tool.definition.parameters);
-      const raw = call.arguments;
-      // Every gate (size, JSON, plain object, copy) comes before the check; only a value that passed them may be repaired.
-      value = typeof raw === "string" ? parsedArguments(tool.name, raw, this.#maxArgumentBytes) : privateCopy(tool.name, raw);
-      args = checkArguments(tool.name, validator, value);
+      const signal = options === undefined ? undefined : optionalSignal("signal", options.signal);
+      caller = signal === undefined ? undefined : new AbortFanOut(signal);
+      prepared = prepareCall(readCall(call), this.#prepareContext);
     } catch (error) {
-      // Everything above throws typed errors, except reading the call itself: a malformed call is typed here.
-      if (!(error instanceof ToolRegistryError)) {
-        return Promise.reject(tool === undefined ? this.#unknownTool(undefined) : new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
-      }
-      if (tool === undefined || validator === undefined || value === undefined || this.#repair === undefined || !(error instanceof ToolArgumentsValidationError)) {
-        return Promise.reject(error);
-      }
-      return this.#repairAndRun(tool, validator, toolCallId, value, options, error, onRepairs, fanOut);
+      return Promise.reject(error);
     }
-    return this.#run(tool, toolCallId, args, options, fanOut);
+    return runCall(prepared, caller, this.#timeoutOf(prepared.tool));
   }
 
-  /** The failure path with repair on: repair what is unambiguous, report it, and run; or reject with the original error. */
-  #repairAndRun(
-    tool: RegisteredTool,
-    validator: CompiledValidator,
-    toolCallId: string,
-    value: object,
-    options: DispatchOptions | undefined,
-    error: ToolArgumentsValidationError,
-    onRepairs: ((repairs: readonly ArgumentRepair[]) => void) | undefined,
-    fanOut: AbortFanOut | undefined,
-  ): Promise<unknown> {
-    try {
-      const repaired = repairAndCheck(validator, tool.definition.parameters, value);
-      if (repaired === undefined) return Promise.reject(error);
-      const repairs = Object.freeze(repaired.repairs);
-      this.#repair!({ toolName: tool.name, toolCallId, repairs });
-      onRepairs?.(repairs);
-      return this.#run(tool, toolCallId, repaired.value, options, fanOut);
-    } catch (failure) {
-      return Promise.reject(failure);
-    }
-  }
-
-  /**
-   * Calls the handler with checked arguments, under the caller's signal and the tool's time limit if any.
-   * `fanOut` is the caller's signal as `dispatchAll` shares it among its calls.
-   */
-  #run(tool: RegisteredTool, toolCallId: string, args: unknown, options: DispatchOptions | undefined, fanOut: AbortFanOut | undefined): Promise<unknown> {
-    const toolName = tool.name;
-    const signal = options?.signal;
+  /** The tool's time limit, else the registry's; `undefined` for none. */
+  #timeoutOf(tool: RegisteredTool): number | undefined {
     const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-    if (signal !== undefined || (timeoutMs !== undefined && timeoutMs !== Infinity)) {
-      if (signal !== undefined && !(signal instanceof AbortSignal)) {
-        return Promise.reject(new TypeError(`signal must be an AbortSignal, got ${typeof signal}`));
-      }
-      const caller = signal === undefined ? undefined : (fanOut ?? new AbortFanOut(signal));
-      return runGuarded(tool.handler, args, toolName, toolCallId, caller, timeoutMs === Infinity ? undefined : timeoutMs);
-    }
-    let result: unknown;
-    try {
-      result = tool.handler(args, { toolCallId, toolName, signal: NEVER_ABORTED_SIGNAL });
-    } catch (error) {
-      return Promise.reject(new ToolExecutionError(toolName, toolCallId, error));
-    }
-    if (typeof result !== "object" || result === null) return Promise.resolve(result);
-    // A promise (or any thenable) is adopted; its rejection is wrapped like a thrown error.
-    return new Promise<unknown>((resolve) => resolve(result)).catch((error: unknown) =>
-      Promise.reject(new ToolExecutionError(toolName, toolCallId, error)),
-    );
+    return timeoutMs === Infinity ? undefined : timeoutMs;
   }
 
   /**
    * Runs many tool calls, at most `concurrency` at a time, and never rejects
    * for a failed call: each gets a {@link ToolResult}, in input order, failures
    * with `content` written for the model.
-   * @throws TypeError when `calls` is not an array, or `concurrency` is not a positive integer or `Infinity`
+   * @throws TypeError before any call runs, when `calls` is not an array, `concurrency` is not a
+   * positive integer or `Infinity`, or `signal` is not an AbortSignal
    */
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
     options ??= {};
-    const concurrency = options.concurrency ?? Infinity;
-    if (!(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency > 0))) {
-      throw new TypeError(`concurrency must be a positive integer or Infinity, got ${String(concurrency)}`);
-    }
-    const dispatchOptions: DispatchOptions = options.signal === undefined ? {} : { signal: options.signal };
+    const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
+    const signal = optionalSignal("signal", options.signal);
     // One listener on the caller's signal for all the calls, however many run at once.
-    const fanOut = options.signal instanceof AbortSignal ? new AbortFanOut(options.signal) : undefined;
+    const caller = signal === undefined ? undefined : new AbortFanOut(signal);
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, dispatchOptions, fanOut);
+        results[index] = await this.#settle(calls[index]!, caller);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
     return results;
   }
 
-  async #settle(call: ToolCallContent, options: DispatchOptions, fanOut: AbortFanOut | undefined): Promise<ToolResult> {
-    const toolCallId = idText(readSafely(call, "id"));
-    const name = readSafely(call, "name");
-    const toolName = typeof name === "string" ? name : "";
-    let repairs: readonly ArgumentRepair[] | undefined;
+  /** One call of `dispatchAll`, prepared and run, as a result that is never a rejection. */
+  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined): Promise<ToolResult> {
+    const fields = readCall(call);
+    let prepared: PreparedCall;
     try {
-      const value = await this.#dispatch(
-        call,
-        options,
-        (made) => {
-          repairs = made;
-        },
-        fanOut,
-      );
-      return repairs === undefined ? { toolCallId, toolName, isError: false, value } : { toolCallId, toolName, isError: false, value, repairs };
+      prepared = prepareCall(fields, this.#prepareContext);
+      const value = await runCall(prepared, caller, this.#timeoutOf(prepared.tool));
+      const success: ToolResult = { toolCallId: fields.id, toolName: fields.shownName, isError: false, value };
+      return prepared.repairs === undefined ? success : { ...success, repairs: prepared.repairs };
     } catch (error) {
       // A call read through a name map is answered in the names the model was sent.
-      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
+      return toFailure(fields.id, fields.shownName, error, modelNamesOf(call));
     }
   }
-
-  #unknownTool(name: unknown): UnknownToolError {
-    const shown = typeof name === "string" ? name : name === undefined || name === null ? "" : String(name);
-    const names = [...this.#tools.keys()];
-    return new UnknownToolError(shown, suggestNames(shown, names), names);
-  }
-}
-
-/** A call id as text: a string as is, a number (some clients number their calls) as its digits, else "". */
-function idText(id: unknown): string {
-  return typeof id === "string" ? id : typeof id === "number" && Number.isFinite(id) ? String(id) : "";
-}
-
-/** A field of a call for a result: a throwing getter or a revoked proxy reads as nothing. */
-function readSafely(call: ToolCallContent, field: "name" | "id"): unknown {
-  try {
-    return (call as unknown as Record<string, unknown> | null | undefined)?.[field];
-  } catch {
-    return undefined;
-  }
-}
-
-function checkDefinition(definition: ToolDefinition): string {
-  if (typeof definition !== "object" || definition === null) {
-    throw new ToolDefinitionError("", `the definition must be an object, got ${definition === null ? "null" : typeof definition}`);
-  }
-  const { name, description, parameters } = definition;
-  if (typeof name !== "string" || name.length === 0) throw new ToolDefinitionError(String(name ?? ""), "the name must be a non-empty string");
-  if (!TOOL_NAME.test(name)) {
-    throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
-  }
-  if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
-  const vendor = schemaLibraryVendor(parameters);
-  if (vendor !== undefined) throw new ToolDefinitionError(name, schemaLibraryProblem(vendor));
-  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
-    throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
-  }
-  return name;
-}
-
-/**
- * The vendor of a schema object from another library (Zod, Valibot, ArkType…:
- * all carry Standard Schema's `~standard`): `""` when it names none,
- * `undefined` when `value` is not one. JSON Schema that carries `~standard`
- * hidden (what Zod 4's `z.toJSONSchema` returns) is plain data, and welcome.
- */
-function schemaLibraryVendor(value: unknown): string | undefined {
-  if ((typeof value !== "object" || value === null) && typeof value !== "function") return undefined;
-  try {
-    if (!("~standard" in value)) return undefined;
-    if (isPlainObject(value) && !Object.prototype.propertyIsEnumerable.call(value, "~standard")) return undefined;
-    const vendor: unknown = (value as { "~standard"?: { vendor?: unknown } })["~standard"]?.vendor;
-    return typeof vendor === "string" && /^[\w.@/-]{1,40}$/.test(vendor) ? vendor : "";
-  } catch {
-    return undefined; // a hostile object (a revoked proxy): the checks after this one refuse it
-  }
-}
-
-/** What to say about another library's schema passed as `parameters`: it is not JSON Schema, and how to get JSON Schema from it. */
-function schemaLibraryProblem(vendor: string): string {
-  const how = new Map([
-    ["zod", "for Zod 4, z.toJSONSchema(schema)"],
-    ["valibot", "for Valibot, toJsonSchema(schema) from @valibot/to-json-schema"],
-    ["arktype", "for ArkType, schema.toJsonSchema()"],
-  ]);
-  const library = vendor === "" ? "a Standard Schema object" : `a ${vendor} schema (a Standard Schema object)`;
-  const example = how.get(vendor) ?? "your schema library's JSON Schema output; for Zod 4, z.toJSONSchema(schema)";
-  return `parameters is ${library}, not a JSON Schema: pass its JSON Schema instead (${example})`;
-}
-
-function checkTimeout(option: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!(typeof value === "number" && value > 0 && (value <= 2_147_483_647 || value === Infinity))) {
-    throw new TypeError(`${option} must be a positive number of milliseconds (at most 2147483647, or Infinity for none), got ${String(value)}`);
-  }
-  return value;
 }

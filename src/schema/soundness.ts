@@ -4,6 +4,7 @@ import { ToolDefinitionError } from "../errors.js";
 import { REFERENCE_KEYWORDS } from "./keywords.js";
 import { appendSegment } from "./pointer.js";
 import { SchemaReferences } from "./references.js";
+import type { SchemaProblem } from "./plain.js";
 import { walkSchema } from "./walk.js";
 import { findCompileProblems } from "../validation/problems.js";
 
@@ -24,8 +25,8 @@ function metaValidator(uri: string): Validator {
 }
 
 /**
- * Problems that would make a tool's schema validate wrongly, each as
- * `<JSON Pointer into the schema>: <problem>`; empty when the schema is sound.
+ * Problems that would make a tool's schema validate wrongly, each with its JSON
+ * Pointer into the schema; empty when the schema is sound.
  *
  * A schema is checked against the meta-schema it declares (`$schema`), or
  * else against 2020-12 and draft-07, so that `{ type: "nonsense" }`
@@ -36,14 +37,14 @@ function metaValidator(uri: string): Validator {
  * input (see `findCompileProblems`: patterns that cannot run in linear time, a
  * `$ref` that loops without descending, lists too long to compile).
  */
-export function findSchemaProblems(schema: object): string[] {
-  let problems: string[];
+export function findSchemaProblems(schema: object): SchemaProblem[] {
+  let problems: SchemaProblem[];
   try {
     problems = metaSchemaProblems(schema);
     if (problems.length === 0) problems = unresolvedReferences(schema);
-    if (problems.length === 0) problems = findCompileProblems(schema).map(({ pointer, problem }) => `${pointer || "/"}: ${problem}`);
+    if (problems.length === 0) problems = findCompileProblems(schema).map(({ pointer, problem }) => ({ pointer: pointer || "/", problem }));
   } catch {
-    problems = ["/: cannot be read as a JSON Schema"];
+    problems = [{ pointer: "/", problem: "cannot be read as a JSON Schema" }];
   }
   return problems.slice(0, MAX_REPORTED_PROBLEMS);
 }
@@ -53,7 +54,7 @@ export function findSchemaProblems(schema: object): string[] {
  * declares none may match either draft (TypeBox itself writes tuples in
  * draft-07's `items: [...]` form), and is reported against 2020-12.
  */
-function metaSchemaProblems(schema: object): string[] {
+function metaSchemaProblems(schema: object): SchemaProblem[] {
   const declared = (schema as { $schema?: unknown }).$schema;
   const normalized = typeof declared === "string" ? declared.replace(/#?$/, "#") : undefined;
   if (normalized === DRAFT_07) return problemsAgainst(DRAFT_07, schema);
@@ -62,7 +63,7 @@ function metaSchemaProblems(schema: object): string[] {
   return problemsAgainst(DRAFT_07, schema).length === 0 ? [] : latest;
 }
 
-function problemsAgainst(uri: string, schema: object): string[] {
+function problemsAgainst(uri: string, schema: object): SchemaProblem[] {
   const meta = metaValidator(uri);
   if (meta.Check(schema)) return [];
   // A failed `anyOf` reports each branch: the first error at a location is the telling one.
@@ -72,8 +73,8 @@ function problemsAgainst(uri: string, schema: object): string[] {
   const pointers = [...first.keys()];
   const problems = pointers
     .filter((pointer) => !pointers.some((other) => other !== pointer && other.startsWith(`${pointer}/`)))
-    .map((pointer) => `${pointer || "/"}: ${first.get(pointer)}`);
-  return problems.length > 0 ? problems : ["/: does not match the JSON Schema meta-schema"];
+    .map((pointer) => ({ pointer: pointer || "/", problem: first.get(pointer)! }));
+  return problems.length > 0 ? problems : [{ pointer: "/", problem: "does not match the JSON Schema meta-schema" }];
 }
 
 // Schema objects already found sound: registering and then compiling one checks it once.
@@ -87,21 +88,21 @@ const soundSchemas = new WeakSet<object>();
 export function assertSoundSchema(toolName: string, schema: object): void {
   if (soundSchemas.has(schema)) return;
   const problems = findSchemaProblems(schema);
-  if (problems.length > 0) throw new ToolDefinitionError(toolName, `its parameters schema is invalid at ${problems.join("; ")}`);
+  if (problems.length > 0) throw new ToolDefinitionError(toolName, problems);
   soundSchemas.add(schema);
 }
 
 /** `$ref`s that resolve to nothing in the document, which would compile into a validator that refuses everything. */
-function unresolvedReferences(root: object): string[] {
+function unresolvedReferences(root: object): SchemaProblem[] {
   const references = new SchemaReferences(root);
-  const problems: string[] = [];
+  const problems: SchemaProblem[] = [];
   const stop = walkSchema(root, (node, pointer) => {
     for (const keyword of REFERENCE_KEYWORDS) {
       const ref = node[keyword];
-      if (typeof ref === "string" && references.resolve(ref) === undefined) problems.push(`${appendSegment(pointer, keyword)}: cannot be resolved inside the schema`);
+      if (typeof ref === "string" && references.resolve(ref) === undefined) problems.push({ pointer: appendSegment(pointer, keyword), problem: "cannot be resolved inside the schema" });
     }
   });
-  return stop === undefined ? problems : [`${stop.pointer || "/"}: the schema is nested too deeply`];
+  return stop === undefined ? problems : [{ pointer: stop.pointer || "/", problem: "the schema is nested too deeply" }];
 }
 
 /** `Object.prototype` members, which TypeBox's `in` checks would find on every object. */

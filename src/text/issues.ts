@@ -12,6 +12,8 @@ export const ROOT_ISSUES = {
   notCloneable: "/: arguments must contain only structured-clone-compatible values",
   notJson: "/: arguments must be valid JSON",
   tooDeep: "/: arguments are nested too deeply",
+  unchecked: "/: arguments could not be checked against the schema",
+  mismatch: "/: arguments do not match the schema",
 } as const;
 
 /** Escapes one JSON Pointer segment: `~` as `~0`, `/` as `~1` (RFC 6901). */

@@ -48,15 +48,12 @@ export function parseAndCheck(toolName: string, validator: CompiledValidator, te
  * @throws ToolArgumentsValidationError when the text is too large, not JSON, or not an object
  */
 export function parsedArguments(toolName: string, text: unknown, maxBytes: number): object {
+  if (typeof text !== "string") throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notJson]);
+  if (exceedsUtf8Bytes(text, maxBytes)) throw new ToolArgumentsValidationError(toolName, [`/: arguments must not be larger than ${maxBytes} bytes`]);
   let value: unknown;
   try {
-    if (typeof text !== "string") throw new TypeError("not text");
-    if (exceedsUtf8Bytes(text, maxBytes)) {
-      throw new ToolArgumentsValidationError(toolName, [`/: arguments must not be larger than ${maxBytes} bytes`]);
-    }
     value = JSON.parse(text);
-  } catch (error) {
-    if (error instanceof ToolArgumentsValidationError) throw error;
+  } catch {
     throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notJson]);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -81,29 +78,62 @@ export function repairAndCheck(validator: CompiledValidator, schema: object, val
   }
 }
 
+/** How a check of a private value ended: valid, invalid, or unfinished (the check threw before it could decide: the value is nested deeper than the stack allows, or a refinement threw). */
+export const CheckOutcome = { Valid: 0, Invalid: 1, Unfinished: 2 } as const;
+/** One of {@link CheckOutcome}'s values. */
+export type CheckOutcome = (typeof CheckOutcome)[keyof typeof CheckOutcome];
+
+/** Checks a private value of the arguments; never throws. */
+export function checkValue(validator: CompiledValidator, value: object): CheckOutcome {
+  try {
+    return validator.Check(value) ? CheckOutcome.Valid : CheckOutcome.Invalid;
+  } catch {
+    return CheckOutcome.Unfinished;
+  }
+}
+
 /**
  * Checks a private value of the arguments against `validator`.
  * @returns the value itself
  * @throws ToolArgumentsValidationError with the issues, when it does not match
  */
 export function checkArguments(toolName: string, validator: CompiledValidator, value: object): unknown {
-  let valid: boolean;
-  try {
-    valid = validator.Check(value);
-  } catch (error) {
-    throw new ToolArgumentsValidationError(toolName, [error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable]);
-  }
-  if (valid) return value;
-  throw new ToolArgumentsValidationError(toolName, issuesOf(validator, value));
+  const outcome = checkValue(validator, value);
+  if (outcome === CheckOutcome.Valid) return value;
+  throw refusal(toolName, validator, value, outcome);
 }
 
-function issuesOf(validator: CompiledValidator, value: object): string[] {
+/** Values nested at least this deep, when a check could not finish, are reported as nested too deeply. */
+const DEEP_NESTING = 1_000;
+
+/** The error that refuses a value the check did not accept: the explained issues, or why the check could not finish. */
+export function refusal(toolName: string, validator: CompiledValidator, value: object, outcome: typeof CheckOutcome.Invalid | typeof CheckOutcome.Unfinished): ToolArgumentsValidationError {
+  if (outcome === CheckOutcome.Unfinished) {
+    return new ToolArgumentsValidationError(toolName, [nestedAtLeast(value, DEEP_NESTING) ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.unchecked]);
+  }
+  let issues: string[];
   try {
-    return validator.explain(value);
+    issues = validator.explain(value);
   } catch {
     // The verdict is the validator's: an explanation that fails still refuses the call.
-    return ["/: arguments do not match the schema"];
+    issues = [ROOT_ISSUES.mismatch];
   }
+  return new ToolArgumentsValidationError(toolName, issues);
+}
+
+/**
+ * Whether `value` holds objects or arrays nested `depth` deep (a cycle nests without end), found
+ * without recursion and within a bounded number of visits.
+ */
+function nestedAtLeast(value: unknown, depth: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let visits = 0; pending.length > 0 && visits < 1_000_000; visits++) {
+    const [node, level] = pending.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (level >= depth) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === "object" && child !== null) pending.push([child, level + 1]);
+  }
+  return false;
 }
 
 /** Whether `text` takes more than `maxBytes` in UTF-8, counting only when the answer is not obvious. */

@@ -68,7 +68,7 @@ export function copyArguments(value: object): Record<string, unknown> {
     if (error instanceof HoleFound) throw holeRefusal(error.segments.reverse());
     if (error instanceof TooDeepForFastCopy) return copyWithStructuredClone(value);
     // A getter or a proxy trap threw: structuredClone would have met the same.
-    throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
+    throw new CopyRefusal(ROOT_ISSUES.notCloneable);
   }
 }
 
@@ -130,7 +130,7 @@ function cloneInPlace(value: object): unknown {
   try {
     copy = structuredClone(value);
   } catch (error) {
-    throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
+    throw new CopyRefusal(cloneIssue(error));
   }
   const hole = findHole(copy);
   if (hole !== undefined) {
@@ -146,11 +146,20 @@ function copyWithStructuredClone(value: object): Record<string, unknown> {
   try {
     copy = structuredClone(value) as Record<string, unknown>;
   } catch (error) {
-    throw new CopyRefusal(error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable);
+    throw new CopyRefusal(cloneIssue(error));
   }
   const hole = findHole(copy);
   if (hole !== undefined) throw holeRefusal(hole);
   return copy;
+}
+
+/**
+ * Why `structuredClone` refused a value. It says only by the kind of what it throws: a
+ * `DataCloneError` for what it cannot clone, a `RangeError` when its own recursion runs out of
+ * stack (nothing else tells a native stack overflow apart).
+ */
+function cloneIssue(error: unknown): string {
+  return error instanceof RangeError ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.notCloneable;
 }
 
 function holeRefusal(segments: readonly string[]): CopyRefusal {

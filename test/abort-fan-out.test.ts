@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { AbortFanOut } from "../src/dispatch/guarded.js";
+import { AbortFanOut } from "../src/dispatch/abort-fan-out.js";
 import { ToolAbortedError, ToolRegistry, Type } from "../src/index.js";
 
 describe("one listener on the caller's signal", () => {

@@ -1,0 +1,67 @@
+import { ToolArgumentsValidationError, UnknownToolError } from "../errors.js";
+import type { RegisteredTool } from "../registry/definitions.js";
+import { ROOT_ISSUES } from "../text/issues.js";
+import { suggestNames } from "../text/suggest.js";
+import { checkArguments, parsedArguments, privateCopy, repairAndCheck } from "../validation/arguments.js";
+import type { CompiledValidator } from "../validation/cache.js";
+import type { ArgumentRepair } from "../validation/repair.js";
+import { type CallFields, UNREADABLE } from "./call-fields.js";
+
+/** A call ready to run: its tool, its id, and the private, checked value of its arguments. */
+export interface PreparedCall {
+  readonly tool: RegisteredTool;
+  readonly toolCallId: string;
+  /** The private copy (or fresh parse) of the arguments, checked against the tool's schema. */
+  readonly args: unknown;
+  /** The repairs made to the arguments, when repair is on and made any. */
+  readonly repairs: readonly ArgumentRepair[] | undefined;
+}
+
+/** What the prepare step needs of a registry. */
+export interface PrepareContext {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  /** The cached validator of a tool's schema, compiled on first use. */
+  validator(tool: RegisteredTool): CompiledValidator;
+  readonly maxArgumentBytes: number;
+  /** Set when repair is on: told of each repaired call before it runs. */
+  readonly onRepair: ((report: RepairReport) => void) | undefined;
+}
+
+/** What a registry's `onRepair` callback receives for each repaired call. */
+export interface RepairReport {
+  toolName: string;
+  toolCallId: string;
+  /** Each repair: its JSON Pointer and the JSON type before and after (never the value). */
+  repairs: readonly ArgumentRepair[];
+}
+
+/**
+ * The prepare step of a dispatch, synchronous: look-up by name, a private value of the
+ * arguments (a copy, or a parse of JSON text under `maxArgumentBytes`), a strict check, and,
+ * when repair is on and the check fails, an unambiguous repair checked again. Every gate comes
+ * before the check, so only a value that passed them all may be repaired.
+ * @throws UnknownToolError when no tool has the call's name
+ * @throws ToolArgumentsValidationError when the arguments do not match (after repair, when on)
+ * @throws ToolDefinitionError when the tool's schema cannot compile
+ */
+export function prepareCall(fields: CallFields, context: PrepareContext): PreparedCall {
+  const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
+  if (tool === undefined) {
+    const names = [...context.tools.keys()];
+    throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
+  }
+  const validator = context.validator(tool);
+  const raw = fields.arguments;
+  if (raw === UNREADABLE) throw new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]);
+  const value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
+  if (context.onRepair === undefined) return { tool, toolCallId: fields.id, args: checkArguments(tool.name, validator, value), repairs: undefined };
+  try {
+    return { tool, toolCallId: fields.id, args: checkArguments(tool.name, validator, value), repairs: undefined };
+  } catch (error) {
+    const repaired = error instanceof ToolArgumentsValidationError ? repairAndCheck(validator, tool.definition.parameters, value) : undefined;
+    if (repaired === undefined) throw error;
+    const repairs = Object.freeze(repaired.repairs);
+    context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
+    return { tool, toolCallId: fields.id, args: repaired.value, repairs };
+  }
+}

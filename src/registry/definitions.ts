@@ -1,0 +1,112 @@
+import type { TSchema } from "typebox";
+import { ToolDefinitionError } from "../errors.js";
+import { isPlainObject } from "../objects.js";
+import { milliseconds } from "../options.js";
+import { canonicalJson } from "../schema/canonical.js";
+import { objectRootProblem } from "../schema/plain.js";
+import { snapshotSchema } from "../schema/snapshot.js";
+import { assertSoundSchema } from "../schema/soundness.js";
+import type { ToolDefinition, ToolHandler } from "../types.js";
+
+/** Per-tool options of `register`. */
+export interface RegisterOptions {
+  /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
+  timeoutMs?: number;
+}
+
+/** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler<TSchema>;
+  readonly timeoutMs: number | undefined;
+}
+
+/** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
+const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * What `register` checks and keeps: a definition's name, description and handler, and a private,
+ * frozen snapshot of its schema, found sound. Tools registered with one unchanged schema object
+ * share one snapshot, and so one validator.
+ */
+export class ToolDefinitions {
+  readonly #snapshots = new WeakMap<object, { readonly text: string; readonly snapshot: TSchema }>();
+
+  /**
+   * The tool to register.
+   * @param isTaken whether a name is already registered
+   * @throws ToolDefinitionError for an empty, invalid or taken name, a description that is not a
+   * string, a handler that is not a function, another library's schema object, or a schema that is not sound
+   * @throws TypeError for a bad `timeoutMs` option
+   */
+  prepare(definition: ToolDefinition, handler: unknown, options: RegisterOptions, isTaken: (name: string) => boolean): RegisteredTool {
+    const name = checkDefinition(definition);
+    if (isTaken(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
+    if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
+    const timeoutMs = milliseconds("timeoutMs", options?.timeoutMs);
+    const parameters = this.#snapshotOf(name, definition.parameters);
+    return { name, definition: Object.freeze({ ...definition, parameters }), handler: handler as ToolHandler<TSchema>, timeoutMs };
+  }
+
+  #snapshotOf(toolName: string, schema: object): TSchema {
+    const text = canonicalJson(schema);
+    const known = this.#snapshots.get(schema);
+    if (known !== undefined && text !== undefined && known.text === text) return known.snapshot;
+    const taken = snapshotSchema(schema);
+    if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
+    const snapshot = taken.snapshot as TSchema;
+    assertSoundSchema(toolName, snapshot);
+    const root = objectRootProblem(snapshot);
+    if (root !== undefined) throw new ToolDefinitionError(toolName, [root]);
+    if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
+    return snapshot;
+  }
+}
+
+/** The definition's name, once its fields are of the right kinds. */
+function checkDefinition(definition: ToolDefinition): string {
+  if (typeof definition !== "object" || definition === null) {
+    throw new ToolDefinitionError("", `the definition must be an object, got ${definition === null ? "null" : typeof definition}`);
+  }
+  const { name, description, parameters } = definition;
+  if (typeof name !== "string" || name.length === 0) throw new ToolDefinitionError(String(name ?? ""), "the name must be a non-empty string");
+  if (!TOOL_NAME.test(name)) throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
+  if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");
+  const vendor = schemaLibraryVendor(parameters);
+  if (vendor !== undefined) throw new ToolDefinitionError(name, schemaLibraryProblem(vendor));
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+    throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
+  }
+  return name;
+}
+
+/**
+ * The vendor of a schema object from another library (Zod, Valibot, ArkType…:
+ * all carry Standard Schema's `~standard`): `""` when it names none,
+ * `undefined` when `value` is not one. JSON Schema that carries `~standard`
+ * hidden (what Zod 4's `z.toJSONSchema` returns) is plain data, and welcome.
+ */
+function schemaLibraryVendor(value: unknown): string | undefined {
+  if ((typeof value !== "object" || value === null) && typeof value !== "function") return undefined;
+  try {
+    if (!("~standard" in value)) return undefined;
+    if (isPlainObject(value) && !Object.prototype.propertyIsEnumerable.call(value, "~standard")) return undefined;
+    const vendor: unknown = (value as { "~standard"?: { vendor?: unknown } })["~standard"]?.vendor;
+    return typeof vendor === "string" && /^[\w.@/-]{1,40}$/.test(vendor) ? vendor : "";
+  } catch {
+    return undefined; // a hostile object (a revoked proxy): the checks after this one refuse it
+  }
+}
+
+/** What to say about another library's schema passed as `parameters`: it is not JSON Schema, and how to get JSON Schema from it. */
+function schemaLibraryProblem(vendor: string): string {
+  const how = new Map([
+    ["zod", "for Zod 4, z.toJSONSchema(schema)"],
+    ["valibot", "for Valibot, toJsonSchema(schema) from @valibot/to-json-schema"],
+    ["arktype", "for ArkType, schema.toJsonSchema()"],
+  ]);
+  const library = vendor === "" ? "a Standard Schema object" : `a ${vendor} schema (a Standard Schema object)`;
+  const example = how.get(vendor) ?? "your schema library's JSON Schema output; for Zod 4, z.toJSONSchema(schema)";
+  return `parameters is ${library}, not a JSON Schema: pass its JSON Schema instead (${example})`;
+}
