@@ -1,4 +1,5 @@
 import { defineOwn, isRecord } from "../objects.js";
+import { MAX_SCHEMA_DEPTH, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
 import type { ToolDefinition } from "../types.js";
 
 /**
@@ -14,10 +15,6 @@ export interface BfclFunction {
 /** BFCL's Python type names that JSON Schema spells differently; `any` means no type constraint. */
 const BFCL_TYPES: Readonly<Record<string, string>> = { dict: "object", float: "number", tuple: "array" };
 
-/** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = ["items", "additionalProperties", "not", "contains"] as const;
-/** Keywords whose value is a list of schemas. */
-const SCHEMA_LIST_KEYWORDS = ["anyOf", "oneOf", "allOf", "prefixItems"] as const;
 
 /**
  * A tool definition from a BFCL function: the name and description as they
@@ -42,19 +39,23 @@ export function fromBfclFunction(fn: BfclFunction): ToolDefinition<Record<string
 }
 
 /** One BFCL schema as JSON Schema (a new object; the input is not modified). */
-export function fromBfclSchema(schema: unknown): Record<string, unknown> {
+function fromBfclSchema(schema: unknown, depth = 0): Record<string, unknown> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return {};
+  // Deeper than any schema the registry registers: left as written, for `register` to refuse.
+  if (depth > MAX_SCHEMA_DEPTH) return schema as Record<string, unknown>;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
     if (key === "type") {
       const type = mapType(value);
       if (type !== undefined) result.type = type;
-    } else if (key === "properties" && isRecord(value)) {
-      result.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, fromBfclSchema(property)]));
-    } else if ((SCHEMA_KEYWORDS as readonly string[]).includes(key) && isRecord(value)) {
-      result[key] = fromBfclSchema(value);
-    } else if (((SCHEMA_LIST_KEYWORDS as readonly string[]).includes(key) || key === "items") && Array.isArray(value)) {
-      result[key] = value.map(fromBfclSchema);
+    } else if ((SUBSCHEMA_MAP_KEYWORDS as readonly string[]).includes(key) && isRecord(value)) {
+      const map: Record<string, unknown> = {};
+      for (const [name, subschema] of Object.entries(value)) defineOwn(map, name, Array.isArray(subschema) ? subschema : fromBfclSchema(subschema, depth + 1));
+      result[key] = map;
+    } else if ((SUBSCHEMA_KEYWORDS as readonly string[]).includes(key) && isRecord(value)) {
+      result[key] = fromBfclSchema(value, depth + 1);
+    } else if ((SUBSCHEMA_LIST_KEYWORDS as readonly string[]).includes(key) && Array.isArray(value)) {
+      result[key] = value.map((item) => fromBfclSchema(item, depth + 1));
     } else {
       defineOwn(result, key, value);
     }

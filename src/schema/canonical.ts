@@ -1,3 +1,5 @@
+import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
+
 /**
  * The canonical JSON text of a schema: object keys sorted, no white space. Two schemas with the
  * same text validate the same way, so the text can key a shared validator (and match a
@@ -17,7 +19,8 @@ export function canonicalJson(schema: unknown): string | undefined {
   }
 }
 
-const MAX_DEPTH = 512;
+// A schema document nests subschemas, and inside them values (`const`, `enum`, `default`).
+const MAX_DEPTH = MAX_SCHEMA_DEPTH + MAX_VALUE_DEPTH;
 
 /** Thrown inside {@link write} when the schema cannot be keyed by its text. */
 class NotCanonical extends Error {

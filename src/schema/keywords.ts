@@ -56,3 +56,10 @@ export const MAX_REF_HOPS = 64;
  * caller's stack. A schema over it is refused at `register`.
  */
 export const MAX_COMPILED_NESTING = 1200;
+
+/**
+ * The deepest nesting of an argument value that the library's own walks descend into: the fast
+ * copy (deeper data is copied by `structuredClone`), the explanation of a refusal and repair
+ * (deeper values are reported or left as a whole).
+ */
+export const MAX_VALUE_DEPTH = 256;

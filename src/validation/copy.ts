@@ -1,5 +1,6 @@
 import { escapePointerSegment, ROOT_ISSUES } from "../text/issues.js";
 import { defineOwn } from "../objects.js";
+import { MAX_VALUE_DEPTH } from "../schema/keywords.js";
 
 /**
  * The private deep copy of a tool call's arguments.
@@ -22,7 +23,7 @@ export class CopyRefusal extends Error {
 }
 
 // Beyond this depth the fast copy hands the whole value over to structuredClone (cycles never get this deep: they are found on the path).
-const MAX_FAST_DEPTH = 256;
+const MAX_FAST_DEPTH = MAX_VALUE_DEPTH;
 
 /** One object on the path from the root to the value being copied, with its copy. */
 interface PathLink {

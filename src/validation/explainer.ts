@@ -1,6 +1,6 @@
 import { Format } from "typebox/format";
 import { jsonEqual, jsonKey } from "../schema/equality.js";
-import { MAX_REF_HOPS } from "../schema/keywords.js";
+import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { appendSegment } from "../schema/pointer.js";
@@ -22,8 +22,7 @@ export interface ExplainLimits {
   readonly extraSteps?: number;
 }
 
-/** The deepest nesting of the value the explanation descends into; deeper, it reports the node as a whole. */
-export const MAX_EXPLAINED_DEPTH = 256;
+
 
 /** Steps of the walk per node of the value: one visit each, and room for `contains`, `uniqueItems` and a union's second look. */
 const STEPS_PER_NODE = 4;
@@ -148,7 +147,7 @@ export class SchemaExplainer {
     }
     if (plan.acceptsAll) return true;
     if (plan.rejectsAll) return fail(walk, mode, "is not allowed");
-    if (walk.path.length > MAX_EXPLAINED_DEPTH) return fail(walk, mode, "does not match the schema (nested too deeply to explain)");
+    if (walk.path.length > MAX_VALUE_DEPTH) return fail(walk, mode, "does not match the schema (nested too deeply to explain)");
     let valid = true;
     for (const target of plan.references) {
       if (target === undefined || hops >= MAX_REF_HOPS) valid = fail(walk, mode, "does not match the schema");

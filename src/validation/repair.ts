@@ -1,3 +1,6 @@
+import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
+import { compilePattern, type PatternTester } from "../schema/patterns.js";
+import { SchemaReferences } from "../schema/references.js";
 import { escapePointerSegment } from "../text/issues.js";
 import { defineOwn, isRecord } from "../objects.js";
 
@@ -49,40 +52,36 @@ export interface RepairResult {
  * then check the repaired value again.
  */
 export function repairArguments(schema: unknown, value: unknown): RepairResult {
-  const context: Context = { root: schema, repairs: [], patterns: new Map() };
-  const repaired = repair(schema, value, "", context, 0, []);
+  const context: Context = { references: new SchemaReferences(schema), repairs: [] };
+  const repaired = repair(schema, value, "", context, 0);
   return { value: repaired, repairs: context.repairs };
 }
 
 interface Context {
-  readonly root: unknown;
+  readonly references: SchemaReferences;
   readonly repairs: ArgumentRepair[];
-  readonly patterns: Map<string, RegExp | null>;
 }
 
 type Schema = Record<string, unknown>;
-type Definitions = readonly Schema[];
-
 // Deeper values are left as they are; validation reports what is wrong there.
-const MAX_DEPTH = 256;
-const MAX_REF_HOPS = 32;
+const MAX_DEPTH = MAX_VALUE_DEPTH;
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-function repair(schema: unknown, value: unknown, pointer: string, context: Context, depth: number, definitions: Definitions): unknown {
+function repair(schema: unknown, value: unknown, pointer: string, context: Context, depth: number): unknown {
   if (!isRecord(schema) || depth > MAX_DEPTH) return value;
-  if (typeof value === "string") return repairString(schema, value, pointer, context, definitions);
+  if (typeof value === "string") return repairString(schema, value, pointer, context);
   if (typeof value !== "object" || value === null) return value;
   let result: unknown = value;
-  for (const [applicable, scope] of containerSchemas(schema, Array.isArray(value), context, definitions, 0)) {
+  for (const applicable of containerSchemas(schema, Array.isArray(value), context, 0)) {
     result = Array.isArray(result)
-      ? repairArray(applicable, result, pointer, context, depth, scope)
-      : repairObject(applicable, result as Schema, pointer, context, depth, scope);
+      ? repairArray(applicable, result, pointer, context, depth)
+      : repairObject(applicable, result as Schema, pointer, context, depth);
   }
   return result;
 }
 
-function repairString(schema: Schema, text: string, pointer: string, context: Context, definitions: Definitions): unknown {
-  const alternatives = alternativesOf(schema, context, definitions, 0);
+function repairString(schema: Schema, text: string, pointer: string, context: Context): unknown {
+  const alternatives = alternativesOf(schema, context, 0);
   if (alternatives.some((alternative) => acceptsAsString(alternative, text))) return text;
   const results: unknown[] = [];
   for (const alternative of alternatives) {
@@ -125,17 +124,16 @@ function acceptsAsString(schema: Schema, text: string): boolean {
 }
 
 /** The alternatives a value may match: union branches flattened, references followed. */
-function alternativesOf(schema: Schema, context: Context, definitions: Definitions, hops: number): Array<Schema> {
+function alternativesOf(schema: Schema, context: Context, hops: number): Array<Schema> {
   if (hops > MAX_REF_HOPS) return [schema];
-  const scope = withDefinitions(schema, definitions);
   if (typeof schema.$ref === "string") {
-    const target = resolve(schema.$ref, context, scope);
-    return target === undefined ? [{}] : alternativesOf(target, context, scope, hops + 1);
+    const target = resolve(schema.$ref, context);
+    return target === undefined ? [{}] : alternativesOf(target, context, hops + 1);
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = schema[keyword];
     if (Array.isArray(branches) && typesOf(schema) === undefined) {
-      return branches.flatMap((branch) => (isRecord(branch) ? alternativesOf(branch, context, scope, hops + 1) : [{}]));
+      return branches.flatMap((branch) => (isRecord(branch) ? alternativesOf(branch, context, hops + 1) : [{}]));
     }
   }
   return [schema];
@@ -144,24 +142,23 @@ function alternativesOf(schema: Schema, context: Context, definitions: Definitio
 /**
  * The schemas that describe an object's properties or an array's items here:
  * the schema itself, a referenced schema, every `allOf` branch, and the one
- * union branch of the container's kind. Each comes with its `$defs` scope.
+ * union branch of the container's kind.
  */
-function containerSchemas(schema: Schema, isArray: boolean, context: Context, definitions: Definitions, hops: number): Array<[Schema, Definitions]> {
+function containerSchemas(schema: Schema, isArray: boolean, context: Context, hops: number): Schema[] {
   if (hops > MAX_REF_HOPS) return [];
-  const scope = withDefinitions(schema, definitions);
-  const found: Array<[Schema, Definitions]> = [[schema, scope]];
+  const found: Schema[] = [schema];
   if (typeof schema.$ref === "string") {
-    const target = resolve(schema.$ref, context, scope);
-    if (target !== undefined) found.push(...containerSchemas(target, isArray, context, scope, hops + 1));
+    const target = resolve(schema.$ref, context);
+    if (target !== undefined) found.push(...containerSchemas(target, isArray, context, hops + 1));
   }
   if (Array.isArray(schema.allOf)) {
-    for (const branch of schema.allOf) if (isRecord(branch)) found.push(...containerSchemas(branch, isArray, context, scope, hops + 1));
+    for (const branch of schema.allOf) if (isRecord(branch)) found.push(...containerSchemas(branch, isArray, context, hops + 1));
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = schema[keyword];
     if (!Array.isArray(branches)) continue;
     const kind = branches.filter((branch) => isRecord(branch) && describesContainer(branch, isArray));
-    if (kind.length === 1) found.push(...containerSchemas(kind[0] as Schema, isArray, context, scope, hops + 1));
+    if (kind.length === 1) found.push(...containerSchemas(kind[0] as Schema, isArray, context, hops + 1));
   }
   return found;
 }
@@ -172,18 +169,18 @@ function describesContainer(schema: Schema, isArray: boolean): boolean {
   return types?.includes("object") ?? ("properties" in schema || "additionalProperties" in schema || "patternProperties" in schema);
 }
 
-function repairObject(schema: Schema, object: Schema, pointer: string, context: Context, depth: number, definitions: Definitions): Schema {
+function repairObject(schema: Schema, object: Schema, pointer: string, context: Context, depth: number): Schema {
   const properties = isRecord(schema.properties) ? schema.properties : undefined;
   const patterns = isRecord(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
   let result = object;
   for (const key of Object.keys(object)) {
     const subschemas: unknown[] = [];
     if (properties !== undefined && Object.hasOwn(properties, key)) subschemas.push(properties[key]);
-    for (const [pattern, subschema] of patterns) if (regexOf(pattern, context)?.test(key)) subschemas.push(subschema);
+    for (const [pattern, subschema] of patterns) if (regexOf(pattern)?.test(key)) subschemas.push(subschema);
     if (subschemas.length === 0 && isRecord(schema.additionalProperties)) subschemas.push(schema.additionalProperties);
     const before = object[key];
     let after = before;
-    for (const subschema of subschemas) after = repair(subschema, after, `${pointer}/${escapePointerSegment(key)}`, context, depth + 1, definitions);
+    for (const subschema of subschemas) after = repair(subschema, after, `${pointer}/${escapePointerSegment(key)}`, context, depth + 1);
     if (after === before) continue;
     if (result === object) result = shallowCopy(object);
     defineOwn(result, key, after);
@@ -191,7 +188,7 @@ function repairObject(schema: Schema, object: Schema, pointer: string, context: 
   return result;
 }
 
-function repairArray(schema: Schema, array: readonly unknown[], pointer: string, context: Context, depth: number, definitions: Definitions): unknown[] {
+function repairArray(schema: Schema, array: readonly unknown[], pointer: string, context: Context, depth: number): unknown[] {
   // Draft 2020-12 `prefixItems` + `items`, or draft 7 tuple `items` + `additionalItems`.
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
   const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
@@ -199,7 +196,7 @@ function repairArray(schema: Schema, array: readonly unknown[], pointer: string,
   for (let index = 0; index < array.length; index++) {
     const subschema = index < prefix.length ? prefix[index] : rest;
     const before = array[index];
-    const after = repair(subschema, before, `${pointer}/${index}`, context, depth + 1, definitions);
+    const after = repair(subschema, before, `${pointer}/${index}`, context, depth + 1);
     if (after === before) continue;
     if (result === array) result = array.slice();
     result[index] = after;
@@ -207,27 +204,10 @@ function repairArray(schema: Schema, array: readonly unknown[], pointer: string,
   return result;
 }
 
-/** Resolves a local pointer (`#/$defs/x`) against the root, or a bare name (TypeBox's `$ref: "Node"`) in the nearest `$defs`. */
-function resolve(ref: string, context: Context, definitions: Definitions): Schema | undefined {
-  if (ref === "#") return isRecord(context.root) ? context.root : undefined;
-  if (ref.startsWith("#/")) {
-    let target: unknown = context.root;
-    for (const raw of ref.slice(2).split("/")) {
-      const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-      if (!isRecord(target) || !Object.hasOwn(target, segment)) return undefined;
-      target = target[segment];
-    }
-    return isRecord(target) ? target : undefined;
-  }
-  for (let index = definitions.length - 1; index >= 0; index--) {
-    const defs = definitions[index]!;
-    if (Object.hasOwn(defs, ref) && isRecord(defs[ref])) return defs[ref];
-  }
-  return undefined;
-}
-
-function withDefinitions(schema: Schema, definitions: Definitions): Definitions {
-  return isRecord(schema.$defs) ? [...definitions, schema.$defs] : definitions;
+/** The schema a `$ref` names, through the one resolver every part of the library uses. */
+function resolve(ref: string, context: Context): Schema | undefined {
+  const target = context.references.resolve(ref);
+  return isRecord(target) ? target : undefined;
 }
 
 function typesOf(schema: Schema): string[] | undefined {
@@ -236,17 +216,10 @@ function typesOf(schema: Schema): string[] | undefined {
   return undefined;
 }
 
-function regexOf(pattern: string, context: Context): RegExp | null {
-  let regex = context.patterns.get(pattern);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(pattern, "u");
-    } catch {
-      regex = null; // a pattern that does not compile matches nothing here; validation reports the schema
-    }
-    context.patterns.set(pattern, regex);
-  }
-  return regex;
+function regexOf(pattern: string): PatternTester | undefined {
+  // The same linear-time tester the validator uses; a pattern with none (refused at register) matches nothing here.
+  const compiled = compilePattern(pattern);
+  return compiled.ok ? compiled.tester : undefined;
 }
 
 function shallowCopy(object: Schema): Schema {
