@@ -1,5 +1,4 @@
 import type { Static, TSchema } from "typebox";
-import type { ArgumentRepair } from "./validation/repair.js";
 
 /**
  * Refuses, in the type checker, a schema object of another library as
@@ -130,4 +129,14 @@ export interface CompileStats {
   codeGeneration: boolean;
   /** Validators compiled so far that run interpreted, without generated code. */
   interpreted: number;
+}
+
+/** One repair: where, and the JSON type before and after. Never the value. */
+export interface ArgumentRepair {
+  /** JSON Pointer of the repaired value (`/` for the root), segments escaped as in issues. */
+  pointer: string;
+  /** The JSON type before: always `"string"`. */
+  from: string;
+  /** The JSON type after: `"number"` or `"boolean"`. */
+  to: string;
 }

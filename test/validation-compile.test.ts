@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { MAX_COMPILED_NESTING } from "../src/schema/keywords.js";
 import { compileSchema } from "../src/validation/compile.js";
 import { LinearPattern, LinearPatternError } from "../src/validation/linear-pattern.js";
-import { findCompileProblems } from "../src/validation/problems.js";
-import { MAX_INLINE_ENUM, transformSchema, UnsafeSchemaError } from "../src/validation/transform.js";
+import { findCompileProblems } from "../src/schema/compile-problems.js";
+import { MAX_INLINE_ENUM } from "../src/schema/keywords.js";
+import { transformSchema, UnsafeSchemaError } from "../src/validation/transform.js";
 
 const accepts = (schema: object, value: unknown): boolean => compileSchema(schema).Check(value);
 

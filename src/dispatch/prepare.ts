@@ -1,11 +1,19 @@
 import { ToolArgumentsValidationError, UnknownToolError } from "../errors.js";
-import type { RegisteredTool } from "../registry/definitions.js";
+import type { TSchema } from "typebox";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
 import { checkArguments, parsedArguments, privateCopy, repairAndCheck } from "../validation/arguments.js";
 import type { CompiledValidator } from "../validation/cache.js";
-import type { ArgumentRepair } from "../validation/repair.js";
+import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
+
+/** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler<TSchema>;
+  readonly timeoutMs: number | undefined;
+}
 
 /** A call ready to run: its tool, its id, and the private, checked value of its arguments. */
 export interface PreparedCall {

@@ -6,6 +6,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import { assertSoundSchema } from "../schema/soundness.js";
+import type { RegisteredTool } from "../dispatch/prepare.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 
 /** Per-tool options of `register`. */
@@ -14,13 +15,6 @@ export interface RegisterOptions {
   timeoutMs?: number;
 }
 
-/** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
-export interface RegisteredTool {
-  readonly name: string;
-  readonly definition: ToolDefinition;
-  readonly handler: ToolHandler<TSchema>;
-  readonly timeoutMs: number | undefined;
-}
 
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;

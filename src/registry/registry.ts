@@ -1,7 +1,7 @@
 import type { TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { readCall } from "../dispatch/call-fields.js";
-import { type PrepareContext, type PreparedCall, prepareCall, type RepairReport } from "../dispatch/prepare.js";
+import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
 import { runCall } from "../dispatch/run.js";
 import { milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { modelNamesOf } from "../text/model-names.js";
@@ -10,7 +10,7 @@ import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, Too
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
-import { type RegisteredTool, type RegisterOptions, ToolDefinitions } from "./definitions.js";
+import { type RegisterOptions, ToolDefinitions } from "./definitions.js";
 
 export type { RegisterOptions } from "./definitions.js";
 export type { RepairReport } from "../dispatch/prepare.js";

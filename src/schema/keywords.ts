@@ -63,3 +63,6 @@ export const MAX_COMPILED_NESTING = 1200;
  * (deeper values are reported or left as a whole).
  */
 export const MAX_VALUE_DEPTH = 256;
+
+/** Enums of at most this many primitive values stay in TypeBox's generated `===` chain; larger ones become a Set lookup. */
+export const MAX_INLINE_ENUM = 16;

@@ -6,7 +6,7 @@ import { appendSegment } from "./pointer.js";
 import { SchemaReferences } from "./references.js";
 import type { SchemaProblem } from "./plain.js";
 import { walkSchema } from "./walk.js";
-import { findCompileProblems } from "../validation/problems.js";
+import { findCompileProblems } from "./compile-problems.js";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";

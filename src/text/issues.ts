@@ -1,5 +1,10 @@
 import { displayPointer, escapeSegment } from "../schema/pointer.js";
-import type { Issue } from "../validation/explainer.js";
+
+/** One reason a value fails its schema: where (a raw JSON Pointer into the arguments) and what is expected there. */
+export interface Issue {
+  readonly pointer: string;
+  readonly message: string;
+}
 
 /** The most issues one error lists; the rest are summed up in a last line. */
 export const MAX_ISSUES = 20;

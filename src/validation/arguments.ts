@@ -3,7 +3,8 @@ import { copyArguments, CopyRefusal } from "./copy.js";
 import { ToolArgumentsValidationError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
-import { type ArgumentRepair, repairArguments } from "./repair.js";
+import type { ArgumentRepair } from "../types.js";
+import { repairArguments } from "./repair.js";
 import type { ToolDefinition } from "../types.js";
 import { type CompiledValidator, ValidatorCache } from "./cache.js";
 

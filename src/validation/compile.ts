@@ -1,5 +1,5 @@
 import { Compile, type Validator } from "typebox/compile";
-import { findCompileProblems } from "./problems.js";
+import { findCompileProblems } from "../schema/compile-problems.js";
 import { transformSchema, UnsafeSchemaError } from "./transform.js";
 
 /**

@@ -4,15 +4,12 @@ import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { appendSegment } from "../schema/pointer.js";
+import type { Issue } from "../text/issues.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan, typeTest } from "./plan.js";
 import { describeAllowed, describeSchemaFragment, describeTypes } from "../text/shapes.js";
 
-/** One reason a value fails its schema: where (a raw JSON Pointer into the arguments) and what is expected there. */
-export interface Issue {
-  readonly pointer: string;
-  readonly message: string;
-}
+export type { Issue } from "../text/issues.js";
 
 /** How much one explanation may find and do. */
 export interface ExplainLimits {

@@ -1,3 +1,4 @@
+import type { ArgumentRepair } from "../types.js";
 import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { SchemaReferences } from "../schema/references.js";
@@ -11,15 +12,6 @@ import { defineOwn, isRecord } from "../objects.js";
  * else is guessed.
  */
 
-/** One repair: where, and the JSON type before and after. Never the value. */
-export interface ArgumentRepair {
-  /** JSON Pointer of the repaired value (`/` for the root), segments escaped as in issues. */
-  pointer: string;
-  /** The JSON type before: always `"string"`. */
-  from: string;
-  /** The JSON type after: `"number"` or `"boolean"`. */
-  to: string;
-}
 
 /** What {@link repairArguments} returns. */
 export interface RepairResult {

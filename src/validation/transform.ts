@@ -1,3 +1,4 @@
+import { MAX_INLINE_ENUM } from "../schema/keywords.js";
 import { Compile } from "typebox/compile";
 import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
 import { compilePattern } from "../schema/patterns.js";
@@ -38,8 +39,6 @@ import {
  * fixed order, so the same schema always compiles to the same code with the same externals.
  */
 
-/** Enums of at most this many primitive values stay in TypeBox's generated `===` chain; larger ones become a Set lookup. */
-export const MAX_INLINE_ENUM = 16;
 
 /** Why the transform could not make a schema safe to run: each `pointer` names the offending keyword. */
 export class UnsafeSchemaError extends Error {

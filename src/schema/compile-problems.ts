@@ -1,9 +1,8 @@
-import { MAX_COMPILED_NESTING, MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
-import { compilePattern, isNativeLinearPattern } from "../schema/patterns.js";
-import { appendSegment } from "../schema/pointer.js";
-import { SchemaReferences } from "../schema/references.js";
-import { walkSchema } from "../schema/walk.js";
-import { MAX_INLINE_ENUM } from "./transform.js";
+import { MAX_COMPILED_NESTING, MAX_INLINE_ENUM, MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
+import { compilePattern, isNativeLinearPattern } from "./patterns.js";
+import { appendSegment } from "./pointer.js";
+import { SchemaReferences } from "./references.js";
+import { walkSchema } from "./walk.js";
 
 /** Something in a schema that keeps it from compiling into a safe validator, and where. */
 export interface CompileProblem {
