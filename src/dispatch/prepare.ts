@@ -2,7 +2,7 @@ import { ToolArgumentsValidationError, UnknownToolError } from "../errors.js";
 import type { TSchema } from "typebox";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
-import { checkArguments, parsedArguments, privateCopy, repairAndCheck } from "../validation/arguments.js";
+import { CheckOutcome, checkValue, parsedArguments, privateCopy, refusal, repairAndCheck } from "../validation/arguments.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
@@ -62,14 +62,16 @@ export function prepareCall(fields: CallFields, context: PrepareContext): Prepar
   const raw = fields.arguments;
   if (raw === UNREADABLE) throw new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]);
   const value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
-  if (context.onRepair === undefined) return { tool, toolCallId: fields.id, args: checkArguments(tool.name, validator, value), repairs: undefined };
-  try {
-    return { tool, toolCallId: fields.id, args: checkArguments(tool.name, validator, value), repairs: undefined };
-  } catch (error) {
-    const repaired = error instanceof ToolArgumentsValidationError ? repairAndCheck(validator, tool.definition.parameters, value) : undefined;
-    if (repaired === undefined) throw error;
-    const repairs = Object.freeze(repaired.repairs);
-    context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
-    return { tool, toolCallId: fields.id, args: repaired.value, repairs };
+  const outcome = checkValue(validator, value);
+  if (outcome === CheckOutcome.Valid) return { tool, toolCallId: fields.id, args: value, repairs: undefined };
+  if (outcome === CheckOutcome.Invalid && context.onRepair !== undefined) {
+    const repaired = repairAndCheck(validator, tool.definition.parameters, value);
+    if (repaired !== undefined) {
+      const repairs = Object.freeze(repaired.repairs);
+      context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
+      return { tool, toolCallId: fields.id, args: repaired.value, repairs };
+    }
   }
+  // Explained only now, when nothing can save the call: the explanation is the costly part of a refusal.
+  throw refusal(tool.name, validator, value, outcome);
 }

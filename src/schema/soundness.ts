@@ -37,7 +37,7 @@ function metaValidator(uri: string): Validator {
  * input (see `findCompileProblems`: patterns that cannot run in linear time, a
  * `$ref` that loops without descending, lists too long to compile).
  */
-export function findSchemaProblems(schema: object): SchemaProblem[] {
+function findSchemaProblems(schema: object): SchemaProblem[] {
   let problems: SchemaProblem[];
   try {
     problems = metaSchemaProblems(schema);

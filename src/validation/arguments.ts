@@ -13,7 +13,7 @@ import { type CompiledValidator, ValidatorCache } from "./cache.js";
  * @returns the checked copy, which nobody else holds
  * @throws ToolArgumentsValidationError
  */
-export function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
+function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
   return checkArguments(toolName, validator, privateCopy(toolName, value));
 }
 
@@ -39,7 +39,7 @@ export const DEFAULT_MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
  * is refused before it is parsed.
  * @throws ToolArgumentsValidationError
  */
-export function parseAndCheck(toolName: string, validator: CompiledValidator, text: unknown, maxBytes = DEFAULT_MAX_ARGUMENT_BYTES): unknown {
+function parseAndCheck(toolName: string, validator: CompiledValidator, text: unknown, maxBytes = DEFAULT_MAX_ARGUMENT_BYTES): unknown {
   return checkArguments(toolName, validator, parsedArguments(toolName, text, maxBytes));
 }
 
