@@ -159,9 +159,9 @@ export class SchemaExplainer {
       if (mode === TEST) return false;
       valid = walk.fail(describeAllowed([plan.constValue]));
     }
-    if (plan.enumKeys !== undefined && !plan.enumKeys.has(jsonKey(value))) {
+    if (plan.enumHas !== undefined && !plan.enumHas(value)) {
       if (mode === TEST) return false;
-      valid = walk.fail(describeAllowed(plan.enumValues!));
+      valid = walk.fail(plan.enumMessage);
     }
     for (const refinement of plan.refinements) {
       if (!refinement(value)) {
@@ -231,12 +231,13 @@ export class SchemaExplainer {
   #visitObject(object: ObjectPlan, value: Readonly<Record<string, unknown>>, walk: Walk, mode: Mode): boolean {
     let valid = true;
     // In schema order: each declared property, missing or present, then the required names it does not declare.
-    for (const [name, subschema, required] of object.properties) {
+    for (const property of object.properties) {
+      const name = property.name;
       if (!Object.hasOwn(value, name)) {
-        if (required) valid = fail(walk, mode, () => `must have required properties ${name}`, name);
-      } else if (required || value[name] !== undefined) {
+        if (property.required) valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+      } else if (property.required || value[name] !== undefined) {
         // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
-        valid = this.#visitChild(this.#plans.of(subschema), value[name], name, walk, mode) && valid;
+        valid = this.#visitChild((property.plan ??= this.#plans.of(property.schema)), value[name], name, walk, mode) && valid;
       }
       if (!valid && mode === TEST) return false;
     }

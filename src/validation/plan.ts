@@ -3,7 +3,7 @@ import { jsonKey } from "../schema/equality.js";
 import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
-import { describeTypes } from "../text/shapes.js";
+import { describeAllowed, describeTypes } from "../text/shapes.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -33,7 +33,10 @@ export interface NodePlan {
   readonly constValue: unknown;
   /** `enum` values, and the set of their JSON keys for a constant-time look-up. */
   readonly enumValues: readonly unknown[] | undefined;
-  readonly enumKeys: ReadonlySet<string> | undefined;
+  /** Whether a value is one of the `enum` values, by JSON equality, in constant time. */
+  readonly enumHas: ((value: unknown) => boolean) | undefined;
+  /** `must be one of "fast", "exact"`: written once. */
+  readonly enumMessage: string;
   readonly refinements: ReadonlyArray<(value: unknown) => boolean>;
   readonly object: ObjectPlan | undefined;
   readonly array: ArrayPlan | undefined;
@@ -42,10 +45,18 @@ export interface NodePlan {
   readonly applicators: ApplicatorPlan | undefined;
 }
 
+/** A declared property: its name, its subschema, whether it is required, and its plan once a walk needed it. */
+export interface PropertyPlan {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly required: boolean;
+  plan: NodePlan | undefined;
+}
+
 /** The keywords of a node about objects. */
 export interface ObjectPlan {
-  /** Declared properties in schema order: name, subschema, whether required. */
-  readonly properties: ReadonlyArray<readonly [string, unknown, boolean]>;
+  /** Declared properties in schema order. */
+  readonly properties: readonly PropertyPlan[];
   readonly declared: ReadonlySet<string>;
   /** Required names that `properties` does not declare. */
   readonly undeclaredRequired: readonly string[];
@@ -149,6 +160,9 @@ export class PlanBook {
     const unionTypes = unionOfTypes(schema, keys);
     // A union of bare types (`Type.Union([Type.String(), Type.Integer()])`) is a list of types, read the same way.
     if (unionTypes !== undefined) return plan({ types: unionTypes, typeTest: typeTest(unionTypes), typeMessage: `must be ${describeTypes(unionTypes)}`, typeOnly: true });
+    const unionValues = unionOfConstants(schema, keys);
+    // A union of constants (`Type.Union([Type.Literal("a"), Type.Literal("b")])`) is an enum, read the same way.
+    if (unionValues !== undefined) return plan({ enumValues: unionValues, enumHas: membership(unionValues), enumMessage: describeAllowed(unionValues) });
     const references = REFERENCE_KEYWORDS.filter((keyword) => typeof schema[keyword] === "string").map((keyword) => this.#references.resolve(schema[keyword] as string));
     const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
     const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
@@ -167,7 +181,8 @@ export class PlanBook {
       hasConst: Object.hasOwn(schema, "const"),
       constValue: schema.const,
       enumValues,
-      enumKeys: enumValues === undefined ? undefined : new Set(enumValues.map(jsonKey)),
+      enumHas: enumValues === undefined ? undefined : membership(enumValues),
+      enumMessage: enumValues === undefined ? "" : describeAllowed(enumValues),
       refinements,
       object: this.#objectPlan(schema),
       array: arrayPlan(schema),
@@ -200,7 +215,7 @@ export class PlanBook {
     }
     const hasAdditional = Object.hasOwn(schema, "additionalProperties") && schema.additionalProperties !== true;
     const object: ObjectPlan = {
-      properties: Object.keys(properties).map((name) => [name, properties[name], required.includes(name)] as const),
+      properties: Object.keys(properties).map((name): PropertyPlan => ({ name, schema: properties[name], required: required.includes(name), plan: undefined })),
       declared: new Set(Object.keys(properties)),
       undeclaredRequired: required.filter((name) => !Object.hasOwn(properties, name)),
       patterns: Object.keys(patternProperties).map((pattern) => [this.#patternTester(pattern), patternProperties[pattern]] as const),
@@ -248,6 +263,38 @@ function unionOfTypes(schema: Schema, keys: readonly string[]): readonly unknown
     types.push(branch.type);
   }
   return types;
+}
+
+/**
+ * A test of membership in `values` by JSON equality: strings, numbers (`-0` as `0`), booleans and
+ * `null` compared as themselves, with no text built; arrays and objects by their JSON key.
+ */
+function membership(values: readonly unknown[]): (value: unknown) => boolean {
+  const primitives = new Set<unknown>();
+  const keys = new Set<string>();
+  for (const value of values) {
+    if (typeof value === "object" && value !== null) keys.add(jsonKey(value));
+    else primitives.add(value);
+  }
+  // A Set compares numbers by SameValueZero: 0 and -0 are one member, as JSON equality has it.
+  return (value) => (typeof value === "object" && value !== null ? keys.size > 0 && keys.has(jsonKey(value)) : primitives.has(value));
+}
+
+/**
+ * The values of an `anyOf` whose every branch is a `const` (with at most a `type` the value has,
+ * and annotations), in a node with nothing else; else `undefined`.
+ */
+function unionOfConstants(schema: Schema, keys: readonly string[]): readonly unknown[] | undefined {
+  if (!Array.isArray(schema.anyOf) || schema.anyOf.length === 0 || Object.hasOwn(schema, "~refine")) return undefined;
+  if (!keys.every((key) => key === "anyOf" || ANNOTATION_KEYWORDS.has(key))) return undefined;
+  const values: unknown[] = [];
+  for (const branch of schema.anyOf as unknown[]) {
+    if (!isObject(branch) || !Object.hasOwn(branch, "const") || Object.hasOwn(branch, "~refine")) return undefined;
+    if (!Object.keys(branch).every((key) => key === "const" || key === "type" || ANNOTATION_KEYWORDS.has(key))) return undefined;
+    if (branch.type !== undefined && !typeTest([branch.type])(branch.const)) return undefined;
+    values.push(branch.const);
+  }
+  return values;
 }
 
 function arrayPlan(schema: Schema): ArrayPlan | undefined {
@@ -347,7 +394,8 @@ function plan(fields: Partial<NodePlan>): NodePlan {
     hasConst: false,
     constValue: undefined,
     enumValues: undefined,
-    enumKeys: undefined,
+    enumHas: undefined,
+    enumMessage: "",
     refinements: [],
     object: undefined,
     array: undefined,
