@@ -56,3 +56,33 @@ export const MAX_REF_HOPS = 64;
  * caller's stack. A schema over it is refused at `register`.
  */
 export const MAX_COMPILED_NESTING = 1200;
+
+/**
+ * The keywords OpenAI's strict mode (Structured Outputs for function calling) accepts. Of the
+ * others, an {@link ANNOTATION_KEYWORDS} entry is dropped on the way (it changes nothing that is
+ * valid); any other keyword cannot be sent in strict mode.
+ */
+export const STRICT_MODE_KEYWORDS: ReadonlySet<string> = new Set([
+  "$defs",
+  "$ref",
+  "additionalProperties",
+  "anyOf",
+  "const",
+  "definitions",
+  "description",
+  "enum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "format",
+  "items",
+  "maxItems",
+  "maximum",
+  "minItems",
+  "minimum",
+  "multipleOf",
+  "pattern",
+  "properties",
+  "required",
+  "title",
+  "type",
+]);
