@@ -1,0 +1,82 @@
+import { describeName } from "../text/describe.js";
+
+/** An adapter's options once checked: every value known good, `only` copied. */
+export interface CheckedAdapterOptions {
+  readonly names: "strict" | "map";
+  readonly only: readonly string[] | undefined;
+  readonly maxTools: number;
+  readonly strict: boolean;
+}
+
+/** The options each kind of adapter takes, by name. */
+export const ADAPTER_OPTIONS = ["names", "only", "maxTools"] as const;
+export const OPENAI_ADAPTER_OPTIONS = [...ADAPTER_OPTIONS, "strict"] as const;
+
+/**
+ * Checks an adapter's options once, when the adapter is made, so that a
+ * mistake throws before any request. An option set to `undefined` is unset.
+ * @param accepted the options this adapter takes; any other one is refused
+ * @param defaultMaxTools the provider's own limit on tools per request
+ * @throws TypeError naming the first bad option, or an option this adapter does not take
+ */
+export function checkAdapterOptions(options: unknown, accepted: readonly string[], defaultMaxTools: number): CheckedAdapterOptions {
+  const given = optionsObject(options);
+  checkKnown(given, accepted);
+  const names = given.names ?? "strict";
+  if (names !== "strict" && names !== "map") throw new TypeError(`names must be "strict" or "map", got ${describeOption(names)}`);
+  const maxTools = given.maxTools ?? defaultMaxTools;
+  if (!(maxTools === Infinity || (typeof maxTools === "number" && Number.isSafeInteger(maxTools) && maxTools > 0))) {
+    throw new TypeError(`maxTools must be a positive integer or Infinity, got ${describeOption(maxTools)}`);
+  }
+  const strict = given.strict ?? false;
+  if (typeof strict !== "boolean") throw new TypeError(`strict must be a boolean, got ${describeOption(strict)}`);
+  return { names, only: checkOnly(given.only), maxTools, strict };
+}
+
+/**
+ * Checks the options of one `tools()` call.
+ * @returns the tool names of its `only`, or `undefined` when unset
+ * @throws TypeError for a bad `only`, or an option `tools()` does not take
+ */
+export function checkToolsOptions(options: unknown): readonly string[] | undefined {
+  if (options === undefined) return undefined;
+  const given = optionsObject(options);
+  checkKnown(given, ["only"]);
+  return checkOnly(given.only);
+}
+
+/**
+ * An `only` option as a list of names, copied now: an iterable may be read only once.
+ * Whether each is registered is checked by `tools()`, since the registry may change.
+ */
+function checkOnly(only: unknown): readonly string[] | undefined {
+  if (only === undefined) return undefined;
+  if (typeof only === "string" || typeof (only as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
+    throw new TypeError("only must be a list of registry tool names");
+  }
+  const names = Array.from(only as Iterable<unknown>);
+  if (!names.every((name) => typeof name === "string")) throw new TypeError("only must be a list of registry tool names");
+  return Object.freeze(names as string[]);
+}
+
+function optionsObject(options: unknown): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`options must be an object, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  return options as Record<string, unknown>;
+}
+
+function checkKnown(options: Record<string, unknown>, accepted: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (options[key] !== undefined && !accepted.includes(key)) {
+      throw new TypeError(`unknown option ${describeName(key)}: the options are ${accepted.join(", ")}`);
+    }
+  }
+}
+
+function describeOption(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return value === null ? "null" : typeof value;
+}
