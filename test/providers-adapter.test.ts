@@ -14,9 +14,9 @@ describe("a provider adapter's options", () => {
     expect(thrownBy(() => adapter(registry, { names: {} as never }))).toEqual(new TypeError('names must be "strict" or "map", got object'));
     expect(thrownBy(() => adapter(registry, { maxTools: 0 }))).toEqual(new TypeError("maxTools must be a positive integer or Infinity, got 0"));
     expect(thrownBy(() => adapter(registry, { maxTools: "5" as never }))).toEqual(new TypeError('maxTools must be a positive integer or Infinity, got "5"'));
-    expect(thrownBy(() => adapter(registry, { only: "get_weather" as never }))).toEqual(new TypeError("only must be a list of registry tool names"));
+    expect(thrownBy(() => adapter(registry, { only: "get_weather" as never }))).toEqual(new TypeError('only must be a list of registry tool names, got "get_weather"'));
     expect(thrownBy(() => adapter(registry, [] as never))).toEqual(new TypeError("options must be an object, got an array"));
-    expect(thrownBy(() => adapter({} as ToolRegistry))).toEqual(new TypeError("registry must be a ToolRegistry"));
+    expect(thrownBy(() => adapter({} as ToolRegistry))).toEqual(new TypeError("registry must be a ToolRegistry, got object"));
   });
 
   it.each([

@@ -87,8 +87,8 @@ describe("tools({ only }): one request's subset", () => {
 
   it("refuses a request's only that is not a list of names, and any other request option", () => {
     const chat = openAIChat(registryOf(3));
-    expect(thrownBy(() => chat.tools({ only: "tool_1" as never }))).toEqual(new TypeError("only must be a list of registry tool names"));
-    expect(thrownBy(() => chat.tools({ only: [1] as never }))).toEqual(new TypeError("only must be a list of registry tool names"));
+    expect(thrownBy(() => chat.tools({ only: "tool_1" as never }))).toEqual(new TypeError('only must be a list of registry tool names, got "tool_1"'));
+    expect(thrownBy(() => chat.tools({ only: ["tool_1", 1] as never }))).toEqual(new TypeError("only must be a list of registry tool names, got a list holding 1"));
     expect(thrownBy(() => chat.tools({ maxTools: 1 } as never))).toEqual(new TypeError('unknown option "maxTools": the options are only'));
     expect(thrownBy(() => chat.tools(null as never))).toEqual(new TypeError("options must be an object, got null"));
   });

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
+import { checkRegistry, positiveInteger } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
@@ -232,11 +233,6 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   return tools;
 }
 
-function positiveInteger(option: string, value: number): number {
-  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`${option} must be a positive integer, got ${String(value)}`);
-  return value;
-}
-
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
   // An unchanged schema keeps its object, so even an identity-keyed cache finds its validator.
@@ -308,8 +304,4 @@ function sameJson(a: unknown, b: unknown): boolean {
 /** Whether the registry still holds what this proxy registered (not a tool other code put under its name since). */
 function isOurs(registry: ToolRegistry, proxy: ProxyTool): boolean {
   return proxy.registered !== undefined && registry.get(proxy.definition.name) === proxy.registered;
-}
-
-function checkRegistry(registry: ToolRegistry): void {
-  if (typeof registry?.register !== "function" || typeof registry.unregister !== "function") throw new TypeError("registry must be a ToolRegistry");
 }

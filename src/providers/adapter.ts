@@ -1,3 +1,4 @@
+import { checkRegistry } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { rememberModelNames } from "../text/model-names.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -112,9 +113,7 @@ export interface AdapterBase {
  * @throws TypeError when `registry` is not a ToolRegistry, or naming a bad option
  */
 export function adapterBase(registry: ToolRegistry, rule: ProviderRule, options: unknown, accepted: readonly string[]): AdapterBase {
-  if (typeof registry?.list !== "function" || typeof registry.has !== "function" || typeof registry.get !== "function") {
-    throw new TypeError("registry must be a ToolRegistry");
-  }
+  checkRegistry(registry);
   const checked = checkAdapterOptions(options, accepted, rule.maxTools);
   const nameMap = checked.names === "map" ? new ToolNameMap(registry) : undefined;
   return {

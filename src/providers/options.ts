@@ -1,4 +1,4 @@
-import { describeName } from "../text/describe.js";
+import { describeOption, oneOf, positiveInteger } from "../options.js";
 
 /** An adapter's options once checked: every value known good, `only` copied. */
 export interface CheckedAdapterOptions {
@@ -22,15 +22,14 @@ export const OPENAI_ADAPTER_OPTIONS = [...ADAPTER_OPTIONS, "strict"] as const;
 export function checkAdapterOptions(options: unknown, accepted: readonly string[], defaultMaxTools: number): CheckedAdapterOptions {
   const given = optionsObject(options);
   checkKnown(given, accepted);
-  const names = given.names ?? "strict";
-  if (names !== "strict" && names !== "map") throw new TypeError(`names must be "strict" or "map", got ${describeOption(names)}`);
-  const maxTools = given.maxTools ?? defaultMaxTools;
-  if (!(maxTools === Infinity || (typeof maxTools === "number" && Number.isSafeInteger(maxTools) && maxTools > 0))) {
-    throw new TypeError(`maxTools must be a positive integer or Infinity, got ${describeOption(maxTools)}`);
-  }
   const strict = given.strict ?? false;
   if (typeof strict !== "boolean") throw new TypeError(`strict must be a boolean, got ${describeOption(strict)}`);
-  return { names, only: checkOnly(given.only), maxTools, strict };
+  return {
+    names: oneOf("names", given.names ?? "strict", ["strict", "map"]),
+    only: checkOnly(given.only),
+    maxTools: positiveInteger("maxTools", given.maxTools ?? defaultMaxTools, true),
+    strict,
+  };
 }
 
 /**
@@ -52,31 +51,24 @@ export function checkToolsOptions(options: unknown): readonly string[] | undefin
 function checkOnly(only: unknown): readonly string[] | undefined {
   if (only === undefined) return undefined;
   if (typeof only === "string" || typeof (only as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
-    throw new TypeError("only must be a list of registry tool names");
+    throw new TypeError(`only must be a list of registry tool names, got ${describeOption(only)}`);
   }
   const names = Array.from(only as Iterable<unknown>);
-  if (!names.every((name) => typeof name === "string")) throw new TypeError("only must be a list of registry tool names");
+  const odd = names.findIndex((name) => typeof name !== "string");
+  if (odd !== -1) throw new TypeError(`only must be a list of registry tool names, got a list holding ${describeOption(names[odd])}`);
   return Object.freeze(names as string[]);
 }
 
 function optionsObject(options: unknown): Record<string, unknown> {
   if (options === undefined) return {};
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TypeError(`options must be an object, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
-  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`options must be an object, got ${describeOption(options)}`);
   return options as Record<string, unknown>;
 }
 
 function checkKnown(options: Record<string, unknown>, accepted: readonly string[]): void {
   for (const key of Object.keys(options)) {
     if (options[key] !== undefined && !accepted.includes(key)) {
-      throw new TypeError(`unknown option ${describeName(key)}: the options are ${accepted.join(", ")}`);
+      throw new TypeError(`unknown option ${describeOption(key)}: the options are ${accepted.join(", ")}`);
     }
   }
-}
-
-function describeOption(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return value === null ? "null" : typeof value;
 }

@@ -1,0 +1,81 @@
+/**
+ * Option checks for every public entry point, in one voice: a programmer's mistake throws a
+ * `TypeError` at once, before any call runs, naming the option and what it got (its type, or a
+ * short quote of a string, never a whole value).
+ */
+
+/** What an option got, for a message: `null`, `"text"` (cut), `12`, or the type. */
+export function describeOption(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}
+
+/**
+ * A positive integer, or `Infinity` where `orInfinity` allows it.
+ * @throws TypeError naming the option
+ */
+export function positiveInteger(option: string, value: unknown, orInfinity = false): number {
+  if (orInfinity && value === Infinity) return Infinity;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return value;
+  throw new TypeError(`${option} must be a positive integer${orInfinity ? " or Infinity" : ""}, got ${describeOption(value)}`);
+}
+
+/** The longest time `setTimeout` honours, in milliseconds. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A time limit in milliseconds: `undefined` when unset, `Infinity` for none.
+ * @throws TypeError naming the option
+ */
+export function milliseconds(option: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "number" && value > 0 && (value <= MAX_TIMER_MS || value === Infinity)) return value;
+  throw new TypeError(`${option} must be a positive number of milliseconds (at most ${MAX_TIMER_MS}, or Infinity for none), got ${describeOption(value)}`);
+}
+
+/**
+ * One of a few allowed values.
+ * @throws TypeError naming the option and the allowed values
+ */
+export function oneOf<T extends string>(option: string, value: unknown, allowed: readonly T[]): T {
+  if (allowed.includes(value as T)) return value as T;
+  throw new TypeError(`${option} must be ${allowed.map((choice) => JSON.stringify(choice)).join(" or ")}, got ${describeOption(value)}`);
+}
+
+/**
+ * A function, or `undefined` when unset.
+ * @throws TypeError naming the option
+ */
+export function optionalFunction<T extends (...args: never[]) => unknown>(option: string, value: unknown): T | undefined {
+  if (value === undefined || typeof value === "function") return value as T | undefined;
+  throw new TypeError(`${option} must be a function, got ${describeOption(value)}`);
+}
+
+/**
+ * An `AbortSignal`, or `undefined` when unset.
+ * @throws TypeError naming the option
+ */
+export function optionalSignal(option: string, value: unknown): AbortSignal | undefined {
+  if (value === undefined || value instanceof AbortSignal) return value;
+  throw new TypeError(`${option} must be an AbortSignal, got ${describeOption(value)}`);
+}
+
+/** What a registry offers to the subpaths that take one: enough to tell a registry from anything else. */
+interface RegistryShape {
+  list(): unknown;
+  register(...args: never[]): unknown;
+  dispatch(...args: never[]): unknown;
+}
+
+/**
+ * A `ToolRegistry` (checked by its methods, so that two copies of this package still work together).
+ * @throws TypeError when `value` is not one
+ */
+export function checkRegistry<T>(value: T): T {
+  const shape = value as Partial<RegistryShape> | null | undefined;
+  if (typeof shape?.list === "function" && typeof shape.register === "function" && typeof shape.dispatch === "function") return value;
+  throw new TypeError(`registry must be a ToolRegistry, got ${describeOption(value)}`);
+}
