@@ -35,7 +35,7 @@ describe("a provider adapter's options", () => {
     );
   });
 
-  it("refuses an option it does not know, such as one it no longer takes", () => {
+  it("refuses an option it does not know, naming the ones it takes", () => {
     expect(thrownBy(() => openAIChat(weatherAndRideRegistry(), { nullsAsOmitted: true } as never))).toEqual(
       new TypeError('unknown option "nullsAsOmitted": the options are names, only, maxTools, strict'),
     );

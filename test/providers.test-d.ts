@@ -80,7 +80,7 @@ describe("provider adapters against the real SDK types", () => {
     openAIChat(registry, { names: chat.nameMap });
     // @ts-expect-error strict is an option of the OpenAI adapters only
     anthropic(registry, { strict: true });
-    // @ts-expect-error nullsAsOmitted is gone: strict: true drops the nulls
+    // @ts-expect-error nullsAsOmitted is not an option: strict: true drops the nulls
     openAIChat(registry, { nullsAsOmitted: registry });
     // @ts-expect-error an Anthropic tool_use block is not a Responses function_call item
     responses.call(block);
