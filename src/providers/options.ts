@@ -3,13 +3,17 @@ import { describeOption, oneOf, positiveInteger } from "../options.js";
 /** An adapter's options once checked: every value known good, `only` copied. */
 export interface CheckedAdapterOptions {
   readonly names: "strict" | "map";
+  /** The registry names to send, or `undefined` for every tool. */
   readonly only: readonly string[] | undefined;
+  /** The provider's limit unless the option set another. */
   readonly maxTools: number;
+  /** OpenAI's strict mode (always `false` for the adapters that do not take it). */
   readonly strict: boolean;
 }
 
-/** The options each kind of adapter takes, by name. */
+/** The options every adapter takes, by name. */
 export const ADAPTER_OPTIONS = ["names", "only", "maxTools"] as const;
+/** The options the OpenAI adapters take: every adapter's, and `strict`. */
 export const OPENAI_ADAPTER_OPTIONS = [...ADAPTER_OPTIONS, "strict"] as const;
 
 /**
