@@ -23,7 +23,7 @@ const BFCL_TYPES: Readonly<Record<string, string>> = { dict: "object", float: "n
  * through `properties`, `items` and the other subschema keywords. Every other
  * keyword (`description`, `enum`, `default`, `required`…) is kept as is. The
  * input is not modified. The name is kept even where a provider would refuse
- * it (`uber.ride`): a `ToolNameMap` maps such names.
+ * it (`uber.ride`): a provider adapter made with `names: "map"` maps such names.
  * @throws TypeError when `fn` is not an object with a string `name`
  * @example
  * ```ts

@@ -1,17 +1,20 @@
 import type { ToolRegistry } from "../registry/registry.js";
-import type { ToolCallContent, ToolResult } from "../types.js";
+import { adapterBase, type OpenAIAdapterOptions, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, type FromOpenAIOptions, openAIFunctionCall, stringField } from "./calls.js";
+import { field, openAIFunctionCall, stringField } from "./calls.js";
 import { OPENAI_NAMES } from "./names.js";
+import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
 import { resultText } from "../text/result-text.js";
-import { OPENAI_MAX_TOOLS, providerTools, type ToOpenAIToolsOptions } from "./tools.js";
+import { OPENAI_MAX_TOOLS, type ProviderRule } from "./tools.js";
 
 const PROVIDER = "OpenAI Chat Completions";
+const RULE: ProviderRule = { ...OPENAI_NAMES, provider: PROVIDER, maxTools: OPENAI_MAX_TOOLS };
 
 /**
  * A tool call of an OpenAI Chat Completions assistant message
- * (`choices[0].message.tool_calls[i]`), as the `openai` SDK returns it.
- * Custom tool calls are typed in, so the SDK's union is accepted, and refused at run time.
+ * (`choices[0].message.tool_calls[i]`), as the `openai` SDK returns it
+ * (`ChatCompletionMessageToolCall`). Custom tool calls are typed in, so the
+ * SDK's union is accepted, and refused at run time.
  */
 export interface OpenAIChatToolCall {
   id: string;
@@ -19,64 +22,64 @@ export interface OpenAIChatToolCall {
   function?: { name: string; arguments: string };
 }
 
-/** A function tool for the Chat Completions `tools` parameter. */
+/** A function tool for the Chat Completions `tools` parameter (the SDK's `ChatCompletionFunctionTool`). */
 export interface OpenAIChatTool {
   type: "function";
   function: {
     name: string;
     description: string;
     parameters: Record<string, unknown>;
-    /** Present (true) only with the `strict` option. */
+    /** Present (true) only for an adapter made with `strict: true`. */
     strict?: boolean;
   };
 }
 
-/** A `role: "tool"` message answering one tool call. */
+/** A `role: "tool"` message answering one tool call (the SDK's `ChatCompletionToolMessageParam`). */
 export interface OpenAIChatToolMessage {
   role: "tool";
   tool_call_id: string;
   content: string;
 }
 
+/** The OpenAI Chat Completions adapter: what {@link openAIChat} returns. */
+export type OpenAIChatAdapter = ProviderAdapter<OpenAIChatToolCall, OpenAIChatTool, OpenAIChatToolMessage>;
+
 /**
- * Reads a Chat Completions tool call into a {@link ToolCallContent}. The
- * arguments text is parsed when it is a JSON object; text that is not (a
- * model cut it short) is kept in `arguments` as the text, so that dispatch
- * reports it to the model as `/: arguments must be valid JSON` (never a native error).
- * @throws ProviderFormatError when `toolCall` is not a function tool call
+ * The OpenAI Chat Completions dialect of a registry:
+ * - `tools()`: function tools for the `tools` parameter;
+ * - `call(toolCall)`: a `message.tool_calls[i]` as a `ToolCallContent`. The
+ *   arguments text is parsed when it is a JSON object; other text (a model cut
+ *   it short) is kept as the text, so that dispatch reports it to the model as
+ *   `/: arguments must be valid JSON`;
+ * - `result(toolResult)`: the `role: "tool"` message. Chat Completions has no
+ *   error flag: a failure's text says it.
+ * @throws TypeError when `registry` is not a ToolRegistry, or naming a bad option
  * @example
  * ```ts
- * const calls = (completion.choices[0]?.message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall));
- * const results = await registry.dispatchAll(calls);
+ * const chat = openAIChat(registry, { names: "map" });
+ * const completion = await openai.chat.completions.create({ model, messages, tools: chat.tools() });
+ * const results = await registry.dispatchAll((completion.choices[0]?.message.tool_calls ?? []).map(chat.call));
+ * messages.push(...results.map(chat.result));
  * ```
  */
-export function fromOpenAIChat(toolCall: OpenAIChatToolCall, options?: FromOpenAIOptions): ToolCallContent {
-  const type = field(PROVIDER, toolCall, "type");
-  if (type !== "function" && type !== undefined) {
-    throw new ProviderFormatError(PROVIDER, '"type" must be "function" (custom tool calls carry free text, not function arguments)');
-  }
-  return openAIFunctionCall(PROVIDER, stringField(PROVIDER, toolCall, "id"), field(PROVIDER, toolCall, "function"), "function.", options);
-}
-
-/**
- * The registry's tools for the Chat Completions `tools` parameter.
- * @throws ProviderLimitError for more tools than one request may carry (OpenAI: 128); send a subset with `only`
- * @throws ProviderNameError for a name OpenAI rejects (unless `names` maps it)
- * @throws ProviderSchemaError for a schema that cannot be sent (in strict mode: that strict mode cannot express)
- */
-export function toOpenAIChatTools(registry: ToolRegistry, options?: ToOpenAIToolsOptions): OpenAIChatTool[] {
-  const strict = options?.strict === true;
-  return providerTools(registry, { ...OPENAI_NAMES, provider: PROVIDER, maxTools: OPENAI_MAX_TOOLS }, options, strict).map(({ name, description, parameters }) => ({
-    type: "function",
-    function: strict ? { name, description, parameters, strict: true } : { name, description, parameters },
-  }));
-}
-
-/**
- * The `role: "tool"` message for one result of `dispatchAll`: the value as
- * text (a string as is, anything else as JSON), or for a failure the text
- * written for the model. Chat Completions has no error flag; the text says it.
- */
-export function toOpenAIChatToolMessage(result: ToolResult): OpenAIChatToolMessage {
-  return { role: "tool", tool_call_id: result.toolCallId, content: resultText(result).text };
+export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOptions): OpenAIChatAdapter {
+  const base = adapterBase(registry, RULE, options, OPENAI_ADAPTER_OPTIONS);
+  return Object.freeze({
+    provider: PROVIDER,
+    nameMap: base.nameMap,
+    tools: (toolsOptions) =>
+      base.tools(toolsOptions).map(({ name, description, parameters }) => ({
+        type: "function",
+        function: base.strict ? { name, description, parameters, strict: true } : { name, description, parameters },
+      })),
+    call: (toolCall) => {
+      const type = field(PROVIDER, toolCall, "type");
+      if (type !== "function" && type !== undefined) {
+        throw new ProviderFormatError(PROVIDER, '"type" must be "function" (custom tool calls carry free text, not function arguments)');
+      }
+      const id = stringField(PROVIDER, toolCall, "id");
+      return openAIFunctionCall(PROVIDER, id, field(PROVIDER, toolCall, "function"), "function.", base, registry);
+    },
+    result: (toolResult) => ({ role: "tool", tool_call_id: toolResult.toolCallId, content: resultText(toolResult).text }),
+  } satisfies OpenAIChatAdapter);
 }

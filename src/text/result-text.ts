@@ -2,7 +2,7 @@ import { describeName, describeType } from "./describe.js";
 import type { ToolResult } from "../types.js";
 
 /** A tool result as text for the model, and whether it reports a failure. */
-export interface ResultText {
+interface ResultText {
   text: string;
   isError: boolean;
 }

@@ -249,7 +249,7 @@ describe("the documentation's programs, run", () => {
       },
     ]);
     try {
-      expect(await runToEnd(blockWith("docs/providers.md", "anthropic.messages.create"), { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.origin })).toBe("21 °C in Paris.\n");
+      expect(await runToEnd(blockWith("docs/providers.md", "client.messages.create"), { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.origin })).toBe("21 °C in Paris.\n");
     } finally {
       await server.close();
     }
@@ -328,7 +328,7 @@ describe("the documentation's programs, run", () => {
   });
 
   // Every other block that declares nothing it does not define runs to its end without an error.
-  const special = ["chat.completions.create", "responses.create", "anthropic.messages.create", "generateContent", "fromBfclFunction(fn)", "listen(Number", "registerMcpTools"];
+  const special = ["chat.completions.create", "responses.create", "client.messages.create", "generateContent", "fromBfclFunction(fn)", "listen(Number", "registerMcpTools"];
   const plain = blocks.filter((block) => !/^declare /m.test(block.code) && !special.some((marker) => block.code.includes(marker)));
   it.each(plain.map((block) => [block.name, block] as const))("%s runs to its end", async (_name, block) => {
     await runToEnd(block);
