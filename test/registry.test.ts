@@ -377,6 +377,39 @@ describe("timeouts and aborts", () => {
 });
 
 describe("edges a new user meets", () => {
+  it("makes no AbortController for a guarded call whose handler never reads its signal, and one for a handler that does", async () => {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class Counted extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const caller = new AbortController();
+      const quiet = new ToolRegistry({ timeoutMs: 1000 }).register(readTool, () => "done");
+      expect(await quiet.dispatch(toolCall("read", { path: "a" }), { signal: caller.signal })).toBe("done");
+      expect(made).toBe(1);
+      const listening = new ToolRegistry({ timeoutMs: 1000 }).register(readTool, (_args, { signal }) => signal.aborted);
+      expect(await listening.dispatch(toolCall("read", { path: "a" }))).toBe(false);
+      expect(made).toBe(2);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
+  it("hands a signal first read after the call timed out already aborted, with the timeout as its reason", async () => {
+    let context: { signal: AbortSignal } | undefined;
+    const registry = new ToolRegistry({ timeoutMs: 10 }).register(readTool, (_args, given) => {
+      context = given;
+      return new Promise(() => undefined);
+    });
+    expect(await rejectionOf(registry.dispatch(toolCall("read", { path: "a" })))).toBeInstanceOf(ToolTimeoutError);
+    expect(context!.signal.aborted).toBe(true);
+    expect(context!.signal.reason).toBeInstanceOf(ToolTimeoutError);
+  });
+
   it("hands the handler the context { toolCallId, toolName, signal } as a plain object", async () => {
     const registry = registryWithRead((_args, context) => ({ ...context }));
     expect(await registry.dispatch(toolCall("read", { path: "a" }, "call_3"))).toEqual({

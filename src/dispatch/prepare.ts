@@ -2,7 +2,8 @@ import { ToolArgumentsValidationError, UnknownToolError } from "../errors.js";
 import type { TSchema } from "typebox";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
-import { CheckOutcome, checkValue, parsedArguments, privateCopy, refusal, repairAndCheck } from "../validation/arguments.js";
+import { CheckOutcome, checkValue, fusedPrivateCopy, parsedArguments, privateCopy, refusal, repairAndCheck } from "../validation/arguments.js";
+import type { FusedState } from "../validation/fused-runtime.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
@@ -61,8 +62,18 @@ export function prepareCall(fields: CallFields, context: PrepareContext): Prepar
   const validator = context.validator(tool);
   const raw = fields.arguments;
   if (raw === UNREADABLE) throw new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]);
-  const value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
-  const outcome = checkValue(validator, value);
+  let value: object;
+  let outcome: CheckOutcome;
+  const fused = validator.fused;
+  if (typeof raw !== "string" && fused !== undefined) {
+    // One pass copies and checks; what it left unchecked, the compiled check decides on the copy.
+    const state: FusedState = { invalid: false, unchecked: false };
+    value = fusedPrivateCopy(tool.name, fused, raw, state);
+    outcome = state.invalid ? CheckOutcome.Invalid : state.unchecked ? checkValue(validator, value) : CheckOutcome.Valid;
+  } else {
+    value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
+    outcome = checkValue(validator, value);
+  }
   if (outcome === CheckOutcome.Valid) return { tool, toolCallId: fields.id, args: value, repairs: undefined };
   if (outcome === CheckOutcome.Invalid && context.onRepair !== undefined) {
     const repaired = repairAndCheck(validator, tool.definition.parameters, value);

@@ -1,5 +1,7 @@
 import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
+import type { FusedCopy } from "./fused.js";
+import type { FusedState } from "./fused-runtime.js";
 import { ToolArgumentsValidationError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
@@ -15,6 +17,20 @@ import { type CompiledValidator, ValidatorCache } from "./cache.js";
  */
 function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
   return checkArguments(toolName, validator, privateCopy(toolName, value));
+}
+
+/**
+ * A private deep copy of object arguments made by a schema's fused copy-and-check, its verdict in
+ * `state`: the same copy and the same refusals as {@link privateCopy}.
+ * @throws ToolArgumentsValidationError when the value is not a plain object or cannot be copied
+ */
+export function fusedPrivateCopy(toolName: string, fused: FusedCopy, value: unknown, state: FusedState): Record<string, unknown> {
+  if (!isPlainObject(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
+  try {
+    return fused(value, state);
+  } catch (error) {
+    throw new ToolArgumentsValidationError(toolName, [error instanceof CopyRefusal ? error.issue : ROOT_ISSUES.notCloneable]);
+  }
 }
 
 /**

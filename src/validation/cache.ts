@@ -5,6 +5,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import { issueLines, MAX_ISSUES } from "../text/issues.js";
 import { SchemaExplainer } from "./explainer.js";
+import { type FusedCopy, fusedFromSource, fusedSource } from "./fused.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "../schema/soundness.js";
 import { compileSchema } from "./compile.js";
@@ -33,6 +34,11 @@ export interface CompiledValidator {
   explain(value: unknown): string[];
   /** Whether `Check` runs generated code (false: TypeBox's slower interpreter). */
   IsAccelerated(): boolean;
+  /**
+   * The schema's fused copy-and-check, where code generation is allowed and the schema's root is
+   * a typed object schema; `undefined` otherwise (the plain copy, then `Check`).
+   */
+  readonly fused: FusedCopy | undefined;
 }
 
 /**
@@ -149,7 +155,8 @@ export class ValidatorCache {
       const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
       const explainer = new SchemaExplainer(schema);
-      return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer) : new ValidatorEntry(compiled, explainer);
+      const fused = fusedCopyOf(schema);
+      return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer, fused) : new ValidatorEntry(compiled, explainer, fused);
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
         cause: error,
@@ -164,10 +171,12 @@ export class ValidatorCache {
 class ValidatorEntry implements CompiledValidator {
   readonly #validator: TypeBoxValidator;
   readonly #explainer: SchemaExplainer;
+  readonly fused: FusedCopy | undefined;
 
-  constructor(validator: TypeBoxValidator, explainer: SchemaExplainer) {
+  constructor(validator: TypeBoxValidator, explainer: SchemaExplainer, fused: FusedCopy | undefined) {
     this.#validator = validator;
     this.#explainer = explainer;
+    this.fused = fused;
   }
 
   Check(value: unknown): boolean {
@@ -211,4 +220,11 @@ function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unkno
   copies.set(value, copy);
   for (const key of Object.keys(value)) copy[key] = withNullPrototypes((value as Record<string, unknown>)[key], copies);
   return copy;
+}
+
+/** The fused copy-and-check of a schema, where the runtime allows code generation (a CSP without `unsafe-eval` does not). */
+function fusedCopyOf(schema: object): FusedCopy | undefined {
+  if (!Environment.CanEvaluate()) return undefined;
+  const source = fusedSource(schema);
+  return source === undefined ? undefined : fusedFromSource(source);
 }

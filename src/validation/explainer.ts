@@ -3,10 +3,12 @@ import { jsonEqual, jsonKey } from "../schema/equality.js";
 import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
+import { codePointCount } from "../schema/string-length.js";
 import { appendSegment } from "../schema/pointer.js";
 import type { Issue } from "../text/issues.js";
 import { SchemaReferences } from "../schema/references.js";
-import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan, typeTest } from "./plan.js";
+import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan } from "./plan.js";
+import { typeTest } from "../schema/json-types.js";
 import { describeAllowed, describeSchemaFragment, describeTypes } from "../text/shapes.js";
 
 export type { Issue } from "../text/issues.js";
@@ -398,18 +400,6 @@ function patternTester(pattern: string): PatternTester {
 
 const NO_MATCH: PatternTester = { test: () => false };
 
-function codePointCount(text: string): number {
-  let count = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index++;
-    }
-    count++;
-  }
-  return count;
-}
 
 /**
  * The first pair of equal items (JSON equality), as `[first, repeat]` indices. Numbers and
