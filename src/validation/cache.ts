@@ -155,7 +155,7 @@ export class ValidatorCache {
       const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema);
       if (!compiled.IsAccelerated()) this.#interpreted++;
       const explainer = new SchemaExplainer(schema);
-      const fused = fusedCopyOf(schema);
+      const fused = precompiled !== undefined ? precompiled.fused : fusedCopyOf(schema);
       return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer, fused) : new ValidatorEntry(compiled, explainer, fused);
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
