@@ -20,6 +20,8 @@ describe("schemas are checked at register, so none fails open", () => {
     ["a remote $ref", { $ref: "https://example.com/schema.json" }, "/$ref"],
     ["an invalid pattern", { type: "string", pattern: "(" }, "/pattern"],
     ["a $ref to the root at the root", { type: "object", $ref: "#" }, "/$ref"],
+    ["a later keyword of the wrong shape beside a draft-07 tuple", { type: "object", properties: { t: { type: "array", items: [{ type: "string" }], minContains: "2" } } }, "/properties/t/minContains"],
+    ["a malformed subschema inside $defs", { $defs: { a: { type: "strin" } }, type: "object", properties: { x: { $ref: "#/$defs/a" } } }, "/$defs/a/type"],
     ["two definitions that refer to each other in place", { $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, type: "object", properties: { x: { $ref: "#/$defs/a" } } }, "/$defs/a/$ref"],
   ])("refuses %s, naming the keyword's location", (_label, schema, pointer) => {
     const error = registrationError(schema);
@@ -50,6 +52,13 @@ describe("schemas are checked at register, so none fails open", () => {
     expect(await registry.dispatch(toolCall("list", { head: { n: 1, next: { n: 2 } } }))).toBe("ok");
     const error = (await rejectionOf(registry.dispatch(toolCall("list", { head: { n: 1, next: { n: "2" } } })))) as { issues: string[] };
     expect(error.issues).toEqual(["/head/next/n: must be integer"]);
+  });
+
+  it("accepts TypeBox's own mix of drafts: a draft-07 tuple inside 2020-12 $defs", async () => {
+    const tree = Type.Cyclic({ Node: Type.Object({ pair: Type.Tuple([Type.String(), Type.Number()]), next: Type.Optional(Type.Ref("Node")) }) }, "Node");
+    const registry = new ToolRegistry().register({ name: "pairs", description: "", parameters: tree }, () => "ok");
+    expect(await registry.dispatch(toolCall("pairs", { pair: ["a", 1], next: { pair: ["b", 2] } }))).toBe("ok");
+    expect(await rejectionOf(registry.dispatch(toolCall("pairs", { pair: ["a", "1"] })))).toBeInstanceOf(Error);
   });
 
   it("accepts TypeBox's own references", async () => {

@@ -50,7 +50,7 @@ export class ToolDefinitions {
     const taken = snapshotSchema(schema);
     if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
     const snapshot = taken.snapshot as TSchema;
-    assertSoundSchema(toolName, snapshot);
+    assertSoundSchema(toolName, snapshot, text);
     const root = objectRootProblem(snapshot);
     if (root !== undefined) throw new ToolDefinitionError(toolName, [root]);
     if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
