@@ -1,4 +1,5 @@
 import { describeName, describeThrown } from "./text/describe.js";
+import type { ApprovalRequest } from "./execution/approvals.js";
 
 /** Base class of every error this library throws or rejects with on purpose. */
 export class ToolRegistryError extends Error {
@@ -132,6 +133,88 @@ export class ToolAbortedError extends ToolExecutionError {
   }
 }
 
+/**
+ * The tool needs a person's approval before it runs; the call was checked and not run. `request`
+ * is what to show: pass it to `registry.approve` for a token, then dispatch the call again with
+ * `{ approval: token }`. (`dispatchAll` gives this as a result with `status: "approval-required"`.)
+ */
+export class ToolApprovalRequiredError extends ToolRegistryError {
+  override readonly name = "ToolApprovalRequiredError";
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The approval request: plain JSON, the checked arguments included. */
+  readonly request: ApprovalRequest;
+
+  constructor(request: ApprovalRequest) {
+    super(approvalRequiredMessage(request.toolName));
+    this.toolName = request.toolName;
+    this.toolCallId = request.toolCallId;
+    this.request = request;
+  }
+}
+
+/** Why an approval token was refused. */
+export type ApprovalRefusal = "tampered" | "expired" | "used" | "mismatch";
+
+/**
+ * An approval token was refused, and the handler did not run: `"tampered"` (not a token this
+ * registry's secret signed, or altered), `"expired"`, `"used"` (each token runs one call once) or
+ * `"mismatch"` (signed for another call id, tool or arguments than the call's, as checked now).
+ */
+export class ToolApprovalError extends ToolRegistryError {
+  override readonly name = "ToolApprovalError";
+  readonly toolName: string;
+  readonly reason: ApprovalRefusal;
+
+  constructor(toolName: string, reason: ApprovalRefusal) {
+    super(approvalRefusedMessage(toolName, reason));
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The tool ran, and its result does not match its declared `outputSchema`. Its effects, if any,
+ * have happened: the model is told so, so that it does not repeat the call. `issues` are pointer
+ * lines into the result, with no values.
+ */
+export class ToolResultValidationError extends ToolRegistryError {
+  override readonly name = "ToolResultValidationError";
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** One `<JSON Pointer>: <message>` line per problem of the result. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, toolCallId: string, issues: readonly string[]) {
+    super(resultMismatchMessage(toolName, issues));
+    this.toolName = toolName;
+    this.toolCallId = toolCallId;
+    this.issues = Object.freeze([...issues]);
+  }
+}
+
+/** Why the ledger could not let a call run. */
+export type LedgerRefusal = "unavailable" | "in-doubt" | "unrecorded";
+
+/**
+ * The registry's ledger could not vouch for a call, so a tool that must not run twice (or an
+ * approval) was not run: `"unavailable"` when the ledger store failed (`cause` is its error),
+ * `"in-doubt"` when an earlier run of the same call started and never recorded its outcome (its
+ * process stopped, or its record failed), so it may or may not have taken effect, and
+ * `"unrecorded"` when an earlier run completed with a result that has no JSON form to replay.
+ */
+export class ToolLedgerError extends ToolRegistryError {
+  override readonly name = "ToolLedgerError";
+  readonly toolName: string;
+  readonly reason: LedgerRefusal;
+
+  constructor(toolName: string, reason: LedgerRefusal, options?: ErrorOptions) {
+    super(ledgerMessage(toolName, reason), options);
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
 const MAX_LISTED_TOOLS = 20;
 
 // The messages, built from a tool name, so that text for the model can name the tool as the model knows it.
@@ -156,12 +239,51 @@ export function executionMessage(toolName: string, cause: unknown): string {
   return `Tool ${describeName(toolName)} failed: ${describeThrown(cause)}`;
 }
 
-/** `Tool "<name>" timed out after <n> ms`. */
+/** `Tool "<name>" timed out after <n> ms; it may still complete…`: a handler that ignores its signal goes on running. */
 export function timeoutMessage(toolName: string, timeoutMs: number): string {
-  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms`;
+  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may yet complete, so check before calling it again.`;
 }
 
 /** `Tool "<name>" was aborted`. */
 export function abortedMessage(toolName: string): string {
   return `Tool ${describeName(toolName)} was aborted`;
+}
+
+/** `Tool "<name>" needs the user's approval…`. */
+export function approvalRequiredMessage(toolName: string): string {
+  return `Tool ${describeName(toolName)} needs the user's approval before it runs; it has not run yet.`;
+}
+
+const APPROVAL_REFUSALS: Record<ApprovalRefusal, string> = {
+  tampered: "its approval is not valid",
+  expired: "its approval has expired",
+  used: "its approval was already used",
+  mismatch: "its approval was given for a different call or different arguments",
+};
+
+/** `Tool "<name>" was not run: its approval…`. */
+export function approvalRefusedMessage(toolName: string, reason: ApprovalRefusal): string {
+  return `Tool ${describeName(toolName)} was not run: ${APPROVAL_REFUSALS[reason]}. Ask the user to approve this exact call.`;
+}
+
+/** `Tool "<name>" ran, but its result did not match…` and the issues. */
+export function resultMismatchMessage(toolName: string, issues: readonly string[]): string {
+  return [
+    `Tool ${describeName(toolName)} ran, but its result did not match its declared output:`,
+    ...issues.map((issue) => `  - ${issue}`),
+    "Its effects, if any, have taken place: do not call it again just to repeat it.",
+  ].join("\n");
+}
+
+/** `Tool "<name>" was not run: …` for a ledger that cannot vouch for the call. */
+export function ledgerMessage(toolName: string, reason: LedgerRefusal): string {
+  const head = `Tool ${describeName(toolName)} was not run:`;
+  switch (reason) {
+    case "unavailable":
+      return `${head} the record of its earlier runs is unavailable, and it must not run twice. Try again later.`;
+    case "in-doubt":
+      return `${head} an earlier call with the same arguments started and its outcome is unknown, so it may already have taken effect. Do not repeat it; tell the user.`;
+    case "unrecorded":
+      return `${head} it already ran with these arguments, and it must not run twice. Its result cannot be shown again.`;
+  }
 }

@@ -1,4 +1,6 @@
 import type { Static, TSchema } from "typebox";
+import type { ToolContent } from "./results/content.js";
+import type { ApprovalRequest } from "./execution/approvals.js";
 
 /**
  * Refuses, in the type checker, a schema object of another library as
@@ -11,8 +13,11 @@ export type NoSchemaLibraryObject<T> = T extends (...args: never) => unknown
   ? { readonly "~standard"?: never }
   : { readonly _zod?: never; readonly _def?: never; readonly "~run"?: never };
 
-/** What a model is told about a tool: its name, what it does, and the JSON Schema of its arguments. */
-export interface ToolDefinition<TParameters extends TSchema = TSchema> {
+/**
+ * What a model is told about a tool: its name, what it does, the JSON Schema of its arguments, and
+ * optionally the JSON Schema of its result.
+ */
+export interface ToolDefinition<TParameters extends TSchema = TSchema, TOutput extends TSchema = TSchema> {
   /** Unique within a registry: letters, digits, `_`, `-`, `.` and `:`, at most 128 characters. */
   name: string;
   /** What the tool does, written for the model. */
@@ -22,6 +27,13 @@ export interface ToolDefinition<TParameters extends TSchema = TSchema> {
    * object. Not a Zod, Valibot or ArkType schema: pass its JSON Schema.
    */
   parameters: TParameters & NoSchemaLibraryObject<TParameters>;
+  /**
+   * The schema of the handler's result (an object schema; the name MCP uses). It types what the
+   * handler returns, and the registry checks every result against it: a result that does not
+   * match is a `ToolResultValidationError`, which tells the model that the tool ran. For a
+   * handler that returns `toolContent(items, { structuredContent })`, the structured value is checked.
+   */
+  outputSchema?: TOutput & NoSchemaLibraryObject<TOutput>;
 }
 
 /**
@@ -55,52 +67,106 @@ export interface ToolContext {
    * keeps no listeners).
    */
   signal: AbortSignal;
+  /** What the caller passed as `data` to `dispatch` or `dispatchAll` (the user, the tenant…), else `undefined`. */
+  data?: unknown;
 }
 
-/** A tool's implementation. `args` have been copied and checked against the tool's schema. */
-export type ToolHandler<TParameters extends TSchema = TSchema> = (
+/** What a handler may return for a result of type `T`: the value or a rich result, or a promise of either. */
+export type ToolOutput<T> = T | ToolContent<T> | PromiseLike<T | ToolContent<T>>;
+
+/**
+ * A tool's implementation. `args` have been copied and checked against the tool's schema; with an
+ * `outputSchema`, the return value is typed by it.
+ */
+export type ToolHandler<TParameters extends TSchema = TSchema, TOutput extends TSchema = TSchema> = (
   args: Static<TParameters>,
   context: ToolContext,
-) => unknown;
+) => ToolOutput<Static<TOutput>>;
 
-/** One call's outcome from `dispatchAll` when its handler returned. */
+/** How a result came to be without running its handler: joined a run in flight, from the cache, or replayed from the ledger. */
+export type ReuseKind = "in-flight" | "cache" | "ledger";
+
+/** One call's outcome from `dispatchAll` when its handler returned (or its result was reused). */
 export interface ToolSuccess {
+  status: "ok";
   toolCallId: string;
   toolName: string;
   isError: false;
-  /** What the handler returned (awaited). */
+  /**
+   * What the handler returned (awaited), or a `toolContent` result. When the result was cut to
+   * `maxResultBytes`, the text that reaches the model: the cut text and a notice.
+   */
   value: unknown;
   /** Present only when the registry's opt-in `repair` converted arguments for this call. */
   repairs?: readonly ArgumentRepair[];
+  /**
+   * Absent when the handler ran for this call; otherwise how its result came to be: `"in-flight"`
+   * (it joined an identical call running at the same time), `"cache"` (a `read-only` tool's
+   * memoized result) or `"ledger"` (a `once` tool's stored result, replayed).
+   */
+  reused?: ReuseKind;
+  /** Present (true) when the result was larger than `maxResultBytes` and was cut. */
+  truncated?: true;
 }
 
 /** One call's outcome from `dispatchAll` when it failed for any reason. */
 export interface ToolFailure {
+  status: "error";
   toolCallId: string;
   toolName: string;
   isError: true;
-  /** The typed error: validation, unknown tool, execution, timeout or abort. */
+  /** The typed error: validation, unknown tool, execution, timeout, abort, policy or approval. */
   error: Error;
   /** Text written for the model: what went wrong and how to correct the call. */
   content: string;
 }
 
+/**
+ * A call of a tool that needs approval, checked and not run: show `request` to a person, then
+ * dispatch the call again with the token `registry.approve(request)` gives, or answer the model
+ * with `registry.deny(request)`.
+ */
+export interface ToolApprovalPending {
+  status: "approval-required";
+  toolCallId: string;
+  toolName: string;
+  isError: false;
+  /** What the person approves: plain JSON, safe to store and send. */
+  request: ApprovalRequest;
+}
+
+/** A call that was not run because a person (`registry.deny`) or a hook declined it: not an error of the tool. */
+export interface ToolDenial {
+  status: "denied";
+  toolCallId: string;
+  toolName: string;
+  isError: false;
+  /** Text for the model: the call was declined, and why when a reason was given. */
+  content: string;
+}
+
 /** One call's outcome from `dispatchAll`. */
-export type ToolResult = ToolSuccess | ToolFailure;
+export type ToolResult = ToolSuccess | ToolFailure | ToolApprovalPending | ToolDenial;
 
 /** Per-call options of `dispatch`. */
 export interface DispatchOptions {
   /** Aborting it aborts the handler's `context.signal` and rejects the dispatch. */
   signal?: AbortSignal;
+  /** An approval token from `registry.approve`, for a tool that needs approval. */
+  approval?: string;
+  /** Your own data for this request (the user, the tenant…): handlers, hooks and policies see it as `context.data`. */
+  data?: unknown;
 }
 
 /** Options of `dispatchAll`. */
-export interface DispatchAllOptions extends DispatchOptions {
+export interface DispatchAllOptions extends Omit<DispatchOptions, "approval"> {
   /**
    * How many calls run at once.
    * @default Infinity
    */
   concurrency?: number;
+  /** Approval tokens from `registry.approve`, by tool call id. */
+  approvals?: Readonly<Record<string, string>>;
 }
 
 /** Figures of a validator cache. */

@@ -80,7 +80,7 @@ describe("text for the model names tools as the model knows them", () => {
     const read = chatCall(registry);
     const [failed, timedOut] = await registry.dispatchAll([read("uber_ride", '{"time":90}'), read("uber_slow", "{}")]);
     expect(contentOf(failed)).toBe('Tool "uber_ride" failed: no rides that far ahead');
-    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms');
+    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms; it may still be running and may yet complete, so check before calling it again.');
   });
 
   it("keeps the registry's names in the typed error, for code and logs", async () => {

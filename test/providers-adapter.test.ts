@@ -52,7 +52,7 @@ describe("a provider adapter", () => {
     expect(Object.isFrozen(made)).toBe(true);
     const { tools, result } = made;
     expect(tools()).toEqual([]);
-    expect(result({ toolCallId: "c1", toolName: "t", isError: false, value: "ok" })).toBeTypeOf("object");
+    expect(result({ status: "ok", toolCallId: "c1", toolName: "t", isError: false, value: "ok" })).toBeTypeOf("object");
   });
 
   it("names its provider as errors do", () => {

@@ -163,8 +163,8 @@ describe("anthropic(registry).tools and .result", () => {
 
   it("leaves content out when the handler returned nothing, and flags only failures", () => {
     const { result } = anthropic(new ToolRegistry());
-    const nothing: ToolResult = { toolCallId: "toolu_1", toolName: "t", isError: false, value: undefined };
-    const failed: ToolResult = { toolCallId: "toolu_2", toolName: "t", isError: true, error: new Error("x"), content: "it failed" };
+    const nothing: ToolResult = { status: "ok", toolCallId: "toolu_1", toolName: "t", isError: false, value: undefined };
+    const failed: ToolResult = { status: "error", toolCallId: "toolu_2", toolName: "t", isError: true, error: new Error("x"), content: "it failed" };
     expect(result(nothing)).toEqual({ type: "tool_result", tool_use_id: "toolu_1" });
     expect(result(failed)).toEqual({ type: "tool_result", tool_use_id: "toolu_2", content: "it failed", is_error: true });
     expectTypeOf(result(failed)).toMatchTypeOf<ToolResultBlockParam>();

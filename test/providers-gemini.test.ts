@@ -49,14 +49,14 @@ describe("gemini(registry).call and .result", () => {
     const second = call({ functionCall: { name: "get_weather", args: {} } });
     expect(first.id.startsWith(GENERATED_GEMINI_ID_PREFIX)).toBe(true);
     expect(first.id).not.toBe(second.id);
-    const answered: ToolResult = { toolCallId: first.id, toolName: "get_weather", isError: false, value: 1 };
+    const answered: ToolResult = { status: "ok", toolCallId: first.id, toolName: "get_weather", isError: false, value: 1 };
     expect(result(answered).functionResponse).not.toHaveProperty("id");
   });
 
   it("keeps the id the model sent and echoes it in the functionResponse", () => {
     const read = call({ functionCall: { id: "fc-7", name: "get_weather", args: { city: "Rome" } } });
     expect(read).toEqual({ type: "tool_call", id: "fc-7", name: "get_weather", arguments: { city: "Rome" } });
-    const answered: ToolResult = { toolCallId: read.id, toolName: read.name, isError: false, value: "sunny" };
+    const answered: ToolResult = { status: "ok", toolCallId: read.id, toolName: read.name, isError: false, value: "sunny" };
     expect(result(answered)).toEqual({ functionResponse: { id: "fc-7", name: "get_weather", response: { output: "sunny" } } });
   });
 
@@ -72,14 +72,14 @@ describe("gemini(registry).call and .result", () => {
   });
 
   it("sends the value as plain JSON output, and null when the handler returned nothing", () => {
-    const success = (value: unknown): ToolResult => ({ toolCallId: "fc-1", toolName: "t", isError: false, value });
+    const success = (value: unknown): ToolResult => ({ status: "ok", toolCallId: "fc-1", toolName: "t", isError: false, value });
     expect(result(success(new Date(0))).functionResponse.response).toEqual({ output: "1970-01-01T00:00:00.000Z" });
     expect(result(success(undefined)).functionResponse.response).toEqual({ output: null });
     expect(result(success(10n)).functionResponse.response).toEqual({ error: "The tool returned a value that cannot be sent as JSON (bigint)." });
   });
 
   it("sends a failure's text as error", () => {
-    const failure: ToolResult = { toolCallId: "fc-2", toolName: "t", isError: true, error: new Error("x"), content: 'Tool "t" failed: x' };
+    const failure: ToolResult = { status: "error", toolCallId: "fc-2", toolName: "t", isError: true, error: new Error("x"), content: 'Tool "t" failed: x' };
     expect(result(failure).functionResponse.response).toEqual({ error: 'Tool "t" failed: x' });
   });
 });
@@ -104,7 +104,7 @@ describe("gemini(registry).tools", () => {
     expect(adapter.tools()[0]?.functionDeclarations[0]?.name).toBe("_3d_render");
     const read = adapter.call({ functionCall: { name: "_3d_render" } });
     expect(read.name).toBe("3d.render");
-    const answered: ToolResult = { toolCallId: read.id, toolName: read.name, isError: false, value: "ok" };
+    const answered: ToolResult = { status: "ok", toolCallId: read.id, toolName: read.name, isError: false, value: "ok" };
     expect(adapter.result(answered).functionResponse.name).toBe("_3d_render");
   });
 });

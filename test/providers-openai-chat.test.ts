@@ -291,7 +291,7 @@ describe("openAIChat(registry).tools", () => {
 
 describe("openAIChat(registry).result", () => {
   const { result } = openAIChat(new ToolRegistry());
-  const success = (value: unknown): ToolResult => ({ toolCallId: "call_1", toolName: "t", isError: false, value });
+  const success = (value: unknown): ToolResult => ({ status: "ok", toolCallId: "call_1", toolName: "t", isError: false, value });
 
   it("sends a string as is, any other value as JSON, and nothing as empty text", () => {
     expect(result(success("hi"))).toEqual({ role: "tool", tool_call_id: "call_1", content: "hi" });
@@ -300,7 +300,7 @@ describe("openAIChat(registry).result", () => {
   });
 
   it("sends a failure's text for the model", () => {
-    const failure: ToolResult = { toolCallId: "call_2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
+    const failure: ToolResult = { status: "error", toolCallId: "call_2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
     expect(result(failure)).toEqual({ role: "tool", tool_call_id: "call_2", content: 'Tool "t" failed: x' });
   });
 

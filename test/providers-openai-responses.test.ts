@@ -176,7 +176,7 @@ describe("openAIResponses(registry).tools and .result", () => {
   });
 
   it("answers a call with a function_call_output carrying its call_id and text", () => {
-    const result: ToolResult = { toolCallId: "call_1", toolName: "t", isError: false, value: [1, 2] };
+    const result: ToolResult = { status: "ok", toolCallId: "call_1", toolName: "t", isError: false, value: [1, 2] };
     const output = openAIResponses(new ToolRegistry()).result(result);
     expect(output).toEqual({ type: "function_call_output", call_id: "call_1", output: "[1,2]" });
     expectTypeOf(output).toMatchTypeOf<ResponseInputItem>();

@@ -82,8 +82,8 @@ describe("model-friendly repair", () => {
   it("lists the repairs in dispatchAll's result", async () => {
     const { registry } = registryWith(() => undefined);
     const [repaired, clean] = await registry.dispatchAll([toolCall("run", { count: "2" }, "a"), toolCall("run", { count: 2 }, "b")]);
-    expect(repaired).toEqual({ toolCallId: "a", toolName: "run", isError: false, value: { count: 2 }, repairs: [{ pointer: "/count", from: "string", to: "number" }] });
-    expect(clean).toEqual({ toolCallId: "b", toolName: "run", isError: false, value: { count: 2 } });
+    expect(repaired).toEqual({ status: "ok", toolCallId: "a", toolName: "run", isError: false, value: { count: 2 }, repairs: [{ pointer: "/count", from: "string", to: "number" }] });
+    expect(clean).toEqual({ status: "ok", toolCallId: "b", toolName: "run", isError: false, value: { count: 2 } });
   });
 
   it("refuses an onRepair option that is not a function, naming it", () => {

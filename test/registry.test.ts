@@ -243,8 +243,8 @@ describe("ToolRegistry.dispatchAll", () => {
       ["c4", "read", false],
       ["c5", "read", true],
     ]);
-    expect(results[0]).toEqual({ toolCallId: "c1", toolName: "read", isError: false, value: "read slow" });
-    expect(results[3]).toEqual({ toolCallId: "c4", toolName: "read", isError: false, value: "read fast" });
+    expect(results[0]).toEqual({ status: "ok", toolCallId: "c1", toolName: "read", isError: false, value: "read slow" });
+    expect(results[3]).toEqual({ status: "ok", toolCallId: "c4", toolName: "read", isError: false, value: "read fast" });
     const [, unknown, invalid, , failed] = results;
     if (!unknown?.isError || !invalid?.isError || !failed?.isError) throw new Error("expected failures");
     expect(unknown.error).toBeInstanceOf(UnknownToolError);
@@ -333,7 +333,7 @@ describe("timeouts and aborts", () => {
     const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }, "c9")))) as ToolTimeoutError;
     expect(error).toBeInstanceOf(ToolTimeoutError);
     expect(error).toBeInstanceOf(ToolExecutionError);
-    expect(error.message).toBe('Tool "read" timed out after 20 ms');
+    expect(error.message).toBe('Tool "read" timed out after 20 ms; it may still be running and may yet complete, so check before calling it again.');
     expect(error.toolCallId).toBe("c9");
     expect(seenSignal?.aborted).toBe(true);
   });

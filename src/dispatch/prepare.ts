@@ -7,6 +7,7 @@ import type { FusedState } from "../validation/fused-runtime.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
+import type { ToolPolicy } from "./policy.js";
 
 /** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
 export interface RegisteredTool {
@@ -14,6 +15,8 @@ export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<TSchema>;
   readonly timeoutMs: number | undefined;
+  /** How its execution is governed; `undefined` for a tool with no such options, whose calls take the plain path. */
+  readonly policy: ToolPolicy | undefined;
 }
 
 /** A call ready to run: its tool, its id, and the private, checked value of its arguments. */

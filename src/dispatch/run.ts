@@ -4,6 +4,51 @@ import type { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import type { PreparedCall } from "./prepare.js";
 
+/** What a registry's `onLateSettle` receives when a handler it gave up on settles at last. Never the value. */
+export interface LateSettleReport {
+  toolName: string;
+  toolCallId: string;
+  /** How the handler settled: `"fulfilled"` (returned) or `"rejected"` (threw). */
+  outcome: "fulfilled" | "rejected";
+  /** How long after its call was given up (timed out or aborted), in milliseconds. */
+  lateByMs: number;
+}
+
+/** How a handler given up on finally settled: what a `once` tool's record needs to know. */
+export type LateSettlement = { readonly fulfilled: true; readonly value: unknown } | { readonly fulfilled: false };
+
+/** Told when a call is given up while its handler still runs, and again when that handler settles. */
+export interface LateWatcher {
+  abandoned(): void;
+  settled(settlement: LateSettlement): void;
+}
+
+/**
+ * A registry's count of the handlers it runs, honest about cancellation: a handler that timed out
+ * or was aborted and has not settled is still running, and is counted as abandoned until it does.
+ */
+export class ExecutionTracker {
+  /** Handlers running now, abandoned ones included. */
+  running = 0;
+  /** Handlers whose call was given up (timed out or aborted) and that have not settled yet. */
+  abandoned = 0;
+  /** Abandoned handlers that settled since. */
+  settledLate = 0;
+
+  constructor(readonly onLateSettle: ((report: LateSettleReport) => void) | undefined) {}
+
+  /** An abandoned handler settled: counted, and reported (a throwing `onLateSettle` is ignored: the report is best effort). */
+  settled(toolName: string, toolCallId: string, fulfilled: boolean, lateByMs: number): void {
+    this.abandoned--;
+    this.settledLate++;
+    try {
+      this.onLateSettle?.({ toolName, toolCallId, outcome: fulfilled ? "fulfilled" : "rejected", lateByMs });
+    } catch {
+      // Nothing waits for this report; a failing listener must not become an unhandled rejection.
+    }
+  }
+}
+
 /**
  * The run step of a dispatch: calls the handler of a prepared call with its checked arguments.
  *
@@ -15,52 +60,78 @@ import type { PreparedCall } from "./prepare.js";
  * handler's signal is made when the handler first reads it (many never do), and the race against
  * the caller's abort and the time limit runs only while a promise is pending (a handler that
  * returns a plain value is done before either could matter).
+ *
+ * Every handler is counted in `tracker` while it runs; one whose call was given up is counted as
+ * abandoned until it settles, and then reported (and `watcher` told of both, for a record that waits on it).
  * @param caller the caller's signal, as the calls of one dispatch share it
+ * @param data the caller's own data, given to the handler as `context.data`
  * @returns what the handler returned, awaited
  * @throws ToolExecutionError when the handler throws or rejects
  * @throws ToolTimeoutError when the time limit runs out
  * @throws ToolAbortedError when the caller's signal aborts (or already has)
  */
-export function runCall(prepared: PreparedCall, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<unknown> {
-  if (caller === undefined && timeoutMs === undefined) return invoke(prepared);
+export function runCall(
+  prepared: PreparedCall,
+  caller: AbortFanOut | undefined,
+  timeoutMs: number | undefined,
+  tracker: ExecutionTracker,
+  data?: unknown,
+  watcher?: LateWatcher,
+): Promise<unknown> {
+  if (caller === undefined && timeoutMs === undefined) return invoke(prepared, tracker, data);
   const { tool, toolCallId } = prepared;
   if (caller?.signal.aborted) return Promise.reject(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason));
   const stop = new CallStop(caller);
   let result: unknown;
+  tracker.running++;
   try {
-    result = tool.handler(prepared.args, stop.context(toolCallId, tool.name));
+    result = tool.handler(prepared.args, stop.context(toolCallId, tool.name, data));
   } catch (error) {
+    tracker.running--;
     stop.release();
     return Promise.reject(new ToolExecutionError(tool.name, toolCallId, error));
   }
   if (!isThenable(result)) {
+    tracker.running--;
     stop.release();
     return Promise.resolve(result);
   }
-  return race(prepared, result, stop, timeoutMs);
+  return race(prepared, result, stop, timeoutMs, tracker, watcher);
 }
 
 /** The fast path: the handler with the shared never-aborting signal, its outcome as a promise. */
-function invoke(prepared: PreparedCall): Promise<unknown> {
+function invoke(prepared: PreparedCall, tracker: ExecutionTracker, data: unknown): Promise<unknown> {
   const { tool, toolCallId, args } = prepared;
   let result: unknown;
+  tracker.running++;
   try {
-    result = tool.handler(args, { toolCallId, toolName: tool.name, signal: NEVER_ABORTED_SIGNAL });
+    result = tool.handler(args, data === undefined ? { toolCallId, toolName: tool.name, signal: NEVER_ABORTED_SIGNAL } : { toolCallId, toolName: tool.name, signal: NEVER_ABORTED_SIGNAL, data });
   } catch (error) {
+    tracker.running--;
     return Promise.reject(new ToolExecutionError(tool.name, toolCallId, error));
   }
-  if (typeof result !== "object" || result === null) return Promise.resolve(result);
-  return adopt(prepared, result);
+  if (typeof result !== "object" || result === null) {
+    tracker.running--;
+    return Promise.resolve(result);
+  }
+  return adopt(prepared, result, tracker);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
-/** A handler's outcome (a promise, any thenable, or a value), its rejection wrapped like a thrown error. */
-function adopt(prepared: PreparedCall, result: unknown): Promise<unknown> {
-  return new Promise<unknown>((resolve) => resolve(result)).catch((error: unknown) =>
-    Promise.reject(new ToolExecutionError(prepared.tool.name, prepared.toolCallId, error)),
+/** A handler's outcome (a promise, any thenable, or a value), its rejection wrapped like a thrown error; counted as running until it settles. */
+function adopt(prepared: PreparedCall, result: unknown, tracker: ExecutionTracker): Promise<unknown> {
+  return new Promise<unknown>((resolve) => resolve(result)).then(
+    (value) => {
+      tracker.running--;
+      return value;
+    },
+    (error: unknown) => {
+      tracker.running--;
+      return Promise.reject(new ToolExecutionError(prepared.tool.name, prepared.toolCallId, error));
+    },
   );
 }
 
@@ -68,15 +139,31 @@ function adopt(prepared: PreparedCall, result: unknown): Promise<unknown> {
  * A pending handler raced against the caller's abort and the time limit. The loser's outcome is
  * ignored: a handler that settles after its call was given up settles unheard.
  */
-function race(prepared: PreparedCall, pending: PromiseLike<unknown>, stop: CallStop, timeoutMs: number | undefined): Promise<unknown> {
+function race(
+  prepared: PreparedCall,
+  pending: PromiseLike<unknown>,
+  stop: CallStop,
+  timeoutMs: number | undefined,
+  tracker: ExecutionTracker,
+  watcher: LateWatcher | undefined,
+): Promise<unknown> {
   const { tool, toolCallId } = prepared;
-  const running = adopt(prepared, pending);
+  const running = adopt(prepared, pending, tracker);
   return new Promise<unknown>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let gaveUpAt: number | undefined;
     const giveUp = (error: Error, reason: unknown): void => {
       if (timer !== undefined) clearTimeout(timer);
+      if (gaveUpAt !== undefined) return;
+      gaveUpAt = performance.now();
+      tracker.abandoned++;
+      watcher?.abandoned();
       stop.abort(reason);
       reject(error);
+    };
+    const settledLate = (settlement: LateSettlement): void => {
+      tracker.settled(tool.name, toolCallId, settlement.fulfilled, performance.now() - gaveUpAt!);
+      watcher?.settled(settlement);
     };
     // The handler may have aborted the caller's signal itself, before it returned.
     const caller = stop.caller;
@@ -90,11 +177,13 @@ function race(prepared: PreparedCall, pending: PromiseLike<unknown>, stop: CallS
     stop.onCallerAbort((reason) => giveUp(new ToolAbortedError(tool.name, toolCallId, reason), reason));
     running.then(
       (value) => {
+        if (gaveUpAt !== undefined) return settledLate({ fulfilled: true, value });
         if (timer !== undefined) clearTimeout(timer);
         stop.release();
         resolve(value);
       },
       (error: unknown) => {
+        if (gaveUpAt !== undefined) return settledLate({ fulfilled: false });
         if (timer !== undefined) clearTimeout(timer);
         stop.release();
         reject(error);
@@ -119,15 +208,17 @@ class CallStop {
   constructor(readonly caller: AbortFanOut | undefined) {}
 
   /** The handler's context, its `signal` made on first read. */
-  context(toolCallId: string, toolName: string): ToolContext {
+  context(toolCallId: string, toolName: string, data: unknown): ToolContext {
     const stop = this;
-    return {
+    const context: ToolContext = {
       toolCallId,
       toolName,
       get signal(): AbortSignal {
         return stop.#signal();
       },
     };
+    if (data !== undefined) context.data = data;
+    return context;
   }
 
   /** Calls `listener` with the reason when the caller's signal aborts, until released. */

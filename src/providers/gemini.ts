@@ -5,7 +5,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
 import { GEMINI_NAMES } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
-import { notJsonMessage, valueText } from "../text/result-text.js";
+import { notJsonMessage, resultText, valueText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import type { ProviderRule } from "./tools.js";
 
@@ -112,6 +112,7 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
 
 function responseOf(result: ToolResult): { output: unknown } | { error: string } {
   if (result.isError) return { error: result.content };
+  if (result.status !== "ok") return { output: resultText(result).text };
   if (result.value === undefined) return { output: null };
   const text = valueText(result.value);
   // A JSON round trip: Gemini receives plain JSON (a Date as its string, no class instances).

@@ -1,12 +1,19 @@
-import type { TSchema } from "typebox";
+import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { readCall } from "../dispatch/call-fields.js";
 import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
-import { runCall } from "../dispatch/run.js";
-import { milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
+import { ToolApprovalError, ToolApprovalRequiredError } from "../errors.js";
+import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
+import { CallLedger, type LedgerStats } from "../execution/effects.js";
+import { callFingerprint } from "../execution/fingerprint.js";
+import { Governor, type Outcome } from "../execution/governor.js";
+import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
+import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { deniedMessage } from "../text/denied.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolHandler, ToolResult } from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolDenial, ToolHandler, ToolResult } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
@@ -14,6 +21,8 @@ import { type RegisterOptions, ToolDefinitions } from "./definitions.js";
 
 export type { RegisterOptions } from "./definitions.js";
 export type { RepairReport } from "../dispatch/prepare.js";
+export type { LateSettleReport } from "../dispatch/run.js";
+export type { LedgerStats } from "../execution/effects.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -56,6 +65,44 @@ export interface ToolRegistryOptions {
    * `repairs`), never silently. Nothing else is ever converted.
    */
   onRepair?: (report: RepairReport) => void;
+  /**
+   * Where `once` results, memoized `read-only` results and used approval tokens are kept. A
+   * persistent or shared store lets them survive a restart and hold across processes.
+   * @default a new {@link MemoryLedger} (this process only)
+   */
+  ledger?: LedgerStore;
+  /**
+   * The secret approval tokens are signed with (HMAC-SHA256): at least 32 bytes, random, kept on
+   * the server. Needed by tools registered with `needsApproval`; a registry with the same secret
+   * (and a persistent ledger) accepts tokens across restarts.
+   */
+  approvalSecret?: string | Uint8Array;
+  /**
+   * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for images
+   * and audio): a larger one is cut to it with a notice, and marked `truncated`. No limit when unset.
+   */
+  maxResultBytes?: number;
+  /**
+   * Called when a handler the registry gave up on (timed out or aborted) settles at last, with its
+   * name, call id, how it settled and how late: never its value. See `executionStats()`.
+   */
+  onLateSettle?: (report: LateSettleReport) => void;
+}
+
+/** Figures of the handlers a registry runs: see {@link ToolRegistry.executionStats}. */
+export interface ExecutionStats {
+  /** Handlers running now, abandoned ones included. */
+  running: number;
+  /** Handlers whose call timed out or was aborted and that have not settled yet: still running. */
+  abandoned: number;
+  /** Abandoned handlers that have settled since. */
+  settledLate: number;
+}
+
+/** Options of {@link ToolRegistry.deny}. */
+export interface DenyOptions {
+  /** Why, in words for the model (the person's own words, say); at most 1,000 characters reach it. */
+  reason?: string;
 }
 
 /** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */
@@ -90,6 +137,12 @@ export class ToolRegistry {
   readonly #prepareContext: PrepareContext;
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
+  readonly #tracker: ExecutionTracker;
+  readonly #ledger: CallLedger;
+  readonly #signer: ApprovalSigner | undefined;
+  readonly #governor: Governor;
+  /** Whether every call takes the governed path (a registry-wide option asks for it). */
+  readonly #governAll: boolean;
 
   /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
@@ -106,6 +159,18 @@ export class ToolRegistry {
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
     };
+    this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
+    this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
+    this.#signer = options.approvalSecret === undefined ? undefined : new ApprovalSigner(options.approvalSecret);
+    const maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveInteger("maxResultBytes", options.maxResultBytes, true);
+    this.#governAll = maxResultBytes !== undefined && maxResultBytes !== Infinity;
+    this.#governor = new Governor({
+      ledger: this.#ledger,
+      signer: this.#signer,
+      tracker: this.#tracker,
+      outputValidator: (tool) => validators.get(tool.name, tool.definition.outputSchema!),
+      maxResultBytes,
+    });
   }
 
   /**
@@ -116,10 +181,18 @@ export class ToolRegistry {
    * handler that is not a function, or a `parameters` that is not a sound JSON Schema (checked
    * against the draft-07 or 2020-12 meta-schema, with every `$ref` resolvable and every pattern
    * runnable in linear time; `problems` lists each, with its location)
-   * @throws TypeError for a bad `timeoutMs` option
+   * @throws TypeError for an option of the wrong kind, `cacheTtlMs` on a tool that is not
+   * `read-only`, or `needsApproval` on a registry without an `approvalSecret`
    */
-  register<TParameters extends TSchema>(definition: ToolDefinition<TParameters>, handler: NoInfer<ToolHandler<TParameters>>, options: RegisterOptions = {}): this {
-    const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options, (name) => this.#tools.has(name));
+  register<TParameters extends TSchema, TOutput extends TSchema = TSchema>(
+    definition: ToolDefinition<TParameters, TOutput>,
+    handler: NoInfer<ToolHandler<TParameters, TOutput>>,
+    options: RegisterOptions<NoInfer<Static<TParameters>>> = {},
+  ): this {
+    const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options as RegisterOptions, (name) => this.#tools.has(name));
+    if (tool.policy?.needsApproval !== undefined && this.#signer === undefined) {
+      throw new TypeError(`needsApproval needs the registry's approvalSecret, to sign the approvals of tool "${tool.name}"`);
+    }
     this.#tools.set(tool.name, tool);
     if (this.#changeListeners !== undefined) this.#changed("register", tool.name);
     return this;
@@ -204,20 +277,32 @@ export class ToolRegistry {
    * @throws ToolExecutionError when the handler threw or rejected (`ToolTimeoutError` when it ran out of time)
    * @throws ToolAbortedError when `options.signal` aborted
    * @throws ToolDefinitionError when the tool's schema cannot compile
-   * @throws TypeError when `options.signal` is not an AbortSignal (nothing runs)
+   * @throws ToolApprovalRequiredError when the tool needs approval and no token was given (it did not run)
+   * @throws ToolApprovalError when the token given was refused (it did not run)
+   * @throws ToolResultValidationError when the tool ran and its result does not match its `outputSchema`
+   * @throws ToolLedgerError when a `once` tool's ledger cannot vouch for the call (it did not run)
+   * @throws TypeError when an option is of the wrong kind (nothing runs)
    */
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let prepared: PreparedCall;
     let caller: AbortFanOut | undefined;
+    let approval: string | undefined;
+    let data: unknown;
     try {
-      const signal = options === undefined ? undefined : optionalSignal("signal", options.signal);
-      caller = signal === undefined ? undefined : new AbortFanOut(signal);
+      if (options !== undefined) {
+        const signal = optionalSignal("signal", options.signal);
+        caller = signal === undefined ? undefined : new AbortFanOut(signal);
+        approval = optionalToken("approval", options.approval);
+        data = options.data;
+      }
       prepared = prepareCall(readCall(call), this.#prepareContext);
     } catch (error) {
       return Promise.reject(error);
     }
-    return runCall(prepared, caller, this.#timeoutOf(prepared.tool));
+    const timeoutMs = this.#timeoutOf(prepared.tool);
+    if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, caller, timeoutMs, this.#tracker, data);
+    return this.#governor.run({ prepared, caller, timeoutMs, approval, data }).then(outcomeValue);
   }
 
   /** The tool's time limit, else the registry's; `undefined` for none. */
@@ -238,6 +323,8 @@ export class ToolRegistry {
     options ??= {};
     const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
     const signal = optionalSignal("signal", options.signal);
+    const approvals = checkApprovals(options.approvals);
+    const data = options.data;
     // One listener on the caller's signal for all the calls, however many run at once.
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
     const results = new Array<ToolResult>(calls.length);
@@ -245,7 +332,7 @@ export class ToolRegistry {
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, caller);
+        results[index] = await this.#settle(calls[index]!, caller, approvals, data);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
@@ -253,17 +340,127 @@ export class ToolRegistry {
   }
 
   /** One call of `dispatchAll`, prepared and run, as a result that is never a rejection. */
-  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined): Promise<ToolResult> {
+  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined, approvals: Readonly<Record<string, string>> | undefined, data: unknown): Promise<ToolResult> {
     const fields = readCall(call);
+    const toolCallId = fields.id;
+    const toolName = fields.shownName;
     let prepared: PreparedCall;
     try {
       prepared = prepareCall(fields, this.#prepareContext);
-      const value = await runCall(prepared, caller, this.#timeoutOf(prepared.tool));
-      const success: ToolResult = { toolCallId: fields.id, toolName: fields.shownName, isError: false, value };
-      return prepared.repairs === undefined ? success : { ...success, repairs: prepared.repairs };
+      const timeoutMs = this.#timeoutOf(prepared.tool);
+      const approval = approvals === undefined || !Object.hasOwn(approvals, toolCallId) ? undefined : approvals[toolCallId];
+      if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) {
+        const value = await runCall(prepared, caller, timeoutMs, this.#tracker, data);
+        return prepared.repairs === undefined
+          ? { status: "ok", toolCallId, toolName, isError: false, value }
+          : { status: "ok", toolCallId, toolName, isError: false, value, repairs: prepared.repairs };
+      }
+      const outcome = await this.#governor.run({ prepared, caller, timeoutMs, approval, data });
+      return outcomeResult(outcome, toolCallId, toolName, prepared, call);
     } catch (error) {
       // A call read through a name map is answered in the names the model was sent.
-      return toFailure(fields.id, fields.shownName, error, modelNamesOf(call));
+      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
     }
   }
+
+  /**
+   * A signed approval token for `request` (as a call's `ToolApprovalRequiredError` or
+   * `"approval-required"` result gave it), after a person approved it. Dispatch the call again
+   * with `{ approval: token }` (or `dispatchAll`'s `approvals`): it then runs once, with exactly
+   * these arguments, before the token expires. The request may have been through JSON, a store, a
+   * browser and a restart; its arguments must still have its fingerprint.
+   * @returns the token: a string, safe to store and send (it holds no secret; it is signed)
+   * @throws ToolApprovalError `"mismatch"` when the request's arguments do not have its fingerprint (it was altered)
+   * @throws TypeError when the registry has no `approvalSecret`, for a request that is not one, or a bad option
+   */
+  async approve(request: ApprovalRequest, options: ApproveOptions = {}): Promise<string> {
+    if (this.#signer === undefined) throw new TypeError("approve needs the registry's approvalSecret");
+    const checked = checkApprovalRequest(request);
+    options ??= {};
+    const expiresInMs = milliseconds("expiresInMs", options.expiresInMs) ?? DEFAULT_APPROVAL_TTL_MS;
+    if (expiresInMs === Infinity) throw new TypeError("expiresInMs must be finite: an approval that never expires could be replayed forever");
+    const approvedBy = options.approvedBy;
+    if (approvedBy !== undefined && typeof approvedBy !== "string") throw new TypeError(`approvedBy must be a string, got ${describeOption(approvedBy)}`);
+    if ((await callFingerprint(checked.toolName, checked.arguments)) !== checked.fingerprint) throw new ToolApprovalError(checked.toolName, "mismatch");
+    return this.#signer.token(checked, expiresInMs, approvedBy);
+  }
+
+  /**
+   * The result to send the model for a call a person declined: `status: "denied"`, not an
+   * error of the tool, with `content` saying the user declined (and why, when `reason` is given).
+   * @throws TypeError for a request that is not one, or a reason that is not a string
+   */
+  deny(request: ApprovalRequest, options: DenyOptions = {}): ToolDenial {
+    const checked = checkApprovalRequest(request);
+    const reason = options?.reason;
+    if (reason !== undefined && typeof reason !== "string") throw new TypeError(`reason must be a string, got ${describeOption(reason)}`);
+    return { status: "denied", toolCallId: checked.toolCallId, toolName: checked.toolName, isError: false, content: deniedMessage(checked.toolName, reason) };
+  }
+
+  /** What the ledger has done: runs of tools that declare `effects`, reuses by kind, calls refused as in doubt, store errors. */
+  ledgerStats(): LedgerStats {
+    return { ...this.#ledger.stats };
+  }
+
+  /**
+   * The handlers this registry runs, honestly counted: `running` (abandoned ones included),
+   * `abandoned` (timed out or aborted, not settled yet) and `settledLate`.
+   */
+  executionStats(): ExecutionStats {
+    const tracker = this.#tracker;
+    return { running: tracker.running, abandoned: tracker.abandoned, settledLate: tracker.settledLate };
+  }
+}
+
+/** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
+function outcomeValue(outcome: Outcome): unknown {
+  switch (outcome.kind) {
+    case "ok":
+      return outcome.value;
+    case "approval":
+      throw new ToolApprovalRequiredError(outcome.request);
+    case "error":
+      throw outcome.error;
+  }
+}
+
+/** The `dispatchAll` result of a governed call's outcome. */
+function outcomeResult(outcome: Outcome, toolCallId: string, toolName: string, prepared: PreparedCall, call: ToolCallContent): ToolResult {
+  switch (outcome.kind) {
+    case "ok": {
+      const result: ToolResult = { status: "ok", toolCallId, toolName, isError: false, value: outcome.value };
+      if (prepared.repairs !== undefined) result.repairs = prepared.repairs;
+      if (outcome.reused !== undefined) result.reused = outcome.reused;
+      if (outcome.truncated) result.truncated = true;
+      return result;
+    }
+    case "approval":
+      return { status: "approval-required", toolCallId, toolName, isError: false, request: outcome.request };
+    case "error":
+      return toFailure(toolCallId, toolName, outcome.error, modelNamesOf(call));
+  }
+}
+
+/** An approval token option: a string, or unset. */
+function optionalToken(option: string, value: unknown): string | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  throw new TypeError(`${option} must be an approval token (a string), got ${describeOption(value)}`);
+}
+
+/** `dispatchAll`'s `approvals`: tokens by call id, or unset. */
+function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`approvals must be an object of tokens by tool call id, got ${describeOption(value)}`);
+  for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);
+  return value as Readonly<Record<string, string>>;
+}
+
+/** A ledger store: an object with `get`, `set` and `delete` functions, or unset. */
+function checkLedger(value: unknown): LedgerStore | undefined {
+  if (value === undefined) return undefined;
+  const store = value as Partial<LedgerStore> | null;
+  if (typeof store === "object" && store !== null && typeof store.get === "function" && typeof store.set === "function" && typeof store.delete === "function") {
+    return store as LedgerStore;
+  }
+  throw new TypeError(`ledger must be a LedgerStore (an object with get, set and delete), got ${describeOption(value)}`);
 }

@@ -56,5 +56,5 @@ function describeFailure(error: unknown, names: ModelNames | undefined): string 
 /** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */
 export function toFailure(toolCallId: string, toolName: string, error: unknown, names?: ModelNames): ToolFailure {
   const typed = error instanceof Error ? error : new Error(describeThrown(error), { cause: error });
-  return { toolCallId, toolName, isError: true, error: typed, content: failureContent(error, names) };
+  return { status: "error", toolCallId, toolName, isError: true, error: typed, content: failureContent(error, names) };
 }
