@@ -153,6 +153,21 @@ export class ToolApprovalRequiredError extends ToolRegistryError {
   }
 }
 
+/**
+ * The call was declined before it ran (by a hook, or a person through `registry.deny`): not a
+ * failure of the tool. Its message is the text for the model. (`dispatchAll` gives this as a
+ * result with `status: "denied"`.)
+ */
+export class ToolDeniedError extends ToolRegistryError {
+  override readonly name = "ToolDeniedError";
+  readonly toolName: string;
+
+  constructor(toolName: string, content: string) {
+    super(content);
+    this.toolName = toolName;
+  }
+}
+
 /** Why an approval token was refused. */
 export type ApprovalRefusal = "tampered" | "expired" | "used" | "mismatch";
 

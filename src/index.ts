@@ -2,7 +2,25 @@ export { Type } from "typebox";
 export type { Static, TSchema } from "typebox";
 
 export { ToolRegistry } from "./registry/registry.js";
-export type { ToolRegistryOptions, RegisterOptions, RepairReport, ToolRegistryChange } from "./registry/registry.js";
+export type {
+  ToolRegistryOptions,
+  RegisterOptions,
+  RepairReport,
+  ToolRegistryChange,
+  ExecutionStats,
+  LateSettleReport,
+  LedgerStats,
+  DenyOptions,
+  CallObserver,
+  ObservedCall,
+} from "./registry/registry.js";
+export type { ExecutionOptions, ToolEffects, CallContext, ApprovalPredicate } from "./dispatch/policy.js";
+export { callFingerprint } from "./execution/fingerprint.js";
+export { MemoryLedger } from "./execution/ledger.js";
+export type { LedgerStore, LedgerSetOptions, MemoryLedgerOptions, JsonValue } from "./execution/ledger.js";
+export type { ApprovalRequest, ApproveOptions } from "./execution/approvals.js";
+export { toolContent, isToolContent } from "./results/content.js";
+export type { ToolContent, ToolContentOptions, ContentItem, TextContent, ImageContent, AudioContent, ResourceContent } from "./results/content.js";
 export type { ArgumentRepair } from "./types.js";
 export { validateToolArguments, parseToolArguments } from "./validation/arguments.js";
 export { precompileValidators } from "./validation/precompiled.js";
@@ -16,8 +34,13 @@ export {
   ToolExecutionError,
   ToolTimeoutError,
   ToolAbortedError,
+  ToolApprovalRequiredError,
+  ToolApprovalError,
+  ToolDeniedError,
+  ToolResultValidationError,
+  ToolLedgerError,
 } from "./errors.js";
-export type { DefinitionProblem } from "./errors.js";
+export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal } from "./errors.js";
 export { failureContent } from "./text/results.js";
 export type { ModelNames } from "./text/model-names.js";
 export type {
@@ -27,8 +50,12 @@ export type {
   ToolContext,
   ToolHandler,
   ToolResult,
+  ToolOutput,
   ToolSuccess,
   ToolFailure,
+  ToolApprovalPending,
+  ToolDenial,
+  ReuseKind,
   DispatchOptions,
   DispatchAllOptions,
   CacheStats,

@@ -1,13 +1,14 @@
 import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
-import { readCall } from "../dispatch/call-fields.js";
+import { type CallFields, readCall } from "../dispatch/call-fields.js";
 import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
-import { ToolApprovalError, ToolApprovalRequiredError } from "../errors.js";
+import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
 import { CallLedger, type LedgerStats } from "../execution/effects.js";
 import { callFingerprint } from "../execution/fingerprint.js";
 import { Governor, type Outcome } from "../execution/governor.js";
+import { CallObservation, type CallObserver, observed } from "../execution/observers.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { deniedMessage } from "../text/denied.js";
@@ -23,6 +24,7 @@ export type { RegisterOptions } from "./definitions.js";
 export type { RepairReport } from "../dispatch/prepare.js";
 export type { LateSettleReport } from "../dispatch/run.js";
 export type { LedgerStats } from "../execution/effects.js";
+export type { CallObserver, ObservedCall } from "../execution/observers.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -143,6 +145,7 @@ export class ToolRegistry {
   readonly #governor: Governor;
   /** Whether every call takes the governed path (a registry-wide option asks for it). */
   readonly #governAll: boolean;
+  #observers: readonly CallObserver[] = [];
 
   /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
@@ -300,6 +303,10 @@ export class ToolRegistry {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.#observers.length > 0) {
+      // Observed from the start, so a refused call is observed too: prepared again inside (the check is cheap next to any observer).
+      return this.#settle(call, caller, approval === undefined ? undefined : () => approval, data, undefined).then(resultValue);
+    }
     const timeoutMs = this.#timeoutOf(prepared.tool);
     if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, caller, timeoutMs, this.#tracker, data);
     return this.#governor.run({ prepared, caller, timeoutMs, approval, data }).then(outcomeValue);
@@ -324,6 +331,7 @@ export class ToolRegistry {
     const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
     const signal = optionalSignal("signal", options.signal);
     const approvals = checkApprovals(options.approvals);
+    const approvalOf = approvals === undefined ? undefined : (toolCallId: string) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined);
     const data = options.data;
     // One listener on the caller's signal for all the calls, however many run at once.
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
@@ -332,23 +340,48 @@ export class ToolRegistry {
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, caller, approvals, data);
+        results[index] = await this.#settle(calls[index]!, caller, approvalOf, data, undefined);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
     return results;
   }
 
-  /** One call of `dispatchAll`, prepared and run, as a result that is never a rejection. */
-  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined, approvals: Readonly<Record<string, string>> | undefined, data: unknown): Promise<ToolResult> {
+  /**
+   * One call, prepared and run, as a result that is never a rejection: what `dispatchAll` gives
+   * for each call, and `dispatch` for an observed call.
+   * @param approvalOf the approval token given for a call id, if any
+   * @param traceparent the trace context the call arrived with (an envelope's), for observers
+   */
+  #settle(
+    call: ToolCallContent,
+    caller: AbortFanOut | undefined,
+    approvalOf: ((toolCallId: string) => string | undefined) | undefined,
+    data: unknown,
+    traceparent: string | undefined,
+  ): Promise<ToolResult> {
     const fields = readCall(call);
+    if (this.#observers.length === 0) return this.#settleFields(call, fields, caller, approvalOf, data, undefined);
+    const observation = new CallObservation(fields.id, fields.shownName, traceparent);
+    return observed(this.#observers, observation, () => this.#settleFields(call, fields, caller, approvalOf, data, observation));
+  }
+
+  async #settleFields(
+    call: ToolCallContent,
+    fields: CallFields,
+    caller: AbortFanOut | undefined,
+    approvalOf: ((toolCallId: string) => string | undefined) | undefined,
+    data: unknown,
+    observation: CallObservation | undefined,
+  ): Promise<ToolResult> {
     const toolCallId = fields.id;
     const toolName = fields.shownName;
     let prepared: PreparedCall;
     try {
       prepared = prepareCall(fields, this.#prepareContext);
+      if (observation !== undefined) observation.arguments = prepared.args;
       const timeoutMs = this.#timeoutOf(prepared.tool);
-      const approval = approvals === undefined || !Object.hasOwn(approvals, toolCallId) ? undefined : approvals[toolCallId];
+      const approval = approvalOf?.(toolCallId);
       if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) {
         const value = await runCall(prepared, caller, timeoutMs, this.#tracker, data);
         return prepared.repairs === undefined
@@ -397,6 +430,20 @@ export class ToolRegistry {
     return { status: "denied", toolCallId: checked.toolCallId, toolName: checked.toolName, isError: false, content: deniedMessage(checked.toolName, reason) };
   }
 
+  /**
+   * Adds an observer of every call (tracing, metrics): see {@link CallObserver}. Observers wrap
+   * calls in the order they were added, the first outermost.
+   * @returns a function that removes it
+   * @throws TypeError when `observer.observe` is not a function
+   */
+  observe(observer: CallObserver): () => void {
+    if (typeof observer?.observe !== "function") throw new TypeError(`observer must have an observe function, got ${describeOption(observer)}`);
+    this.#observers = [...this.#observers, observer];
+    return () => {
+      this.#observers = this.#observers.filter((known) => known !== observer);
+    };
+  }
+
   /** What the ledger has done: runs of tools that declare `effects`, reuses by kind, calls refused as in doubt, store errors. */
   ledgerStats(): LedgerStats {
     return { ...this.#ledger.stats };
@@ -421,6 +468,20 @@ function outcomeValue(outcome: Outcome): unknown {
       throw new ToolApprovalRequiredError(outcome.request);
     case "error":
       throw outcome.error;
+  }
+}
+
+/** What `dispatch` resolves to for a result, or rejects with. */
+function resultValue(result: ToolResult): unknown {
+  switch (result.status) {
+    case "ok":
+      return result.value;
+    case "error":
+      throw result.error;
+    case "approval-required":
+      throw new ToolApprovalRequiredError(result.request);
+    case "denied":
+      throw new ToolDeniedError(result.toolName, result.content);
   }
 }
 
