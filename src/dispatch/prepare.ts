@@ -17,6 +17,8 @@ export interface RegisteredTool {
   readonly timeoutMs: number | undefined;
   /** How its execution is governed; `undefined` for a tool with no such options, whose calls take the plain path. */
   readonly policy: ToolPolicy | undefined;
+  /** The options it was registered with, as given (checked), frozen. */
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
 /** A call ready to run: its tool, its id, and the private, checked value of its arguments. */

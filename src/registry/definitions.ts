@@ -50,7 +50,7 @@ export class ToolDefinitions {
     const outputSchema = definition.outputSchema === undefined ? undefined : this.#snapshotOf(name, checkOutputSchema(name, definition.outputSchema));
     const policy = toolPolicy(options, outputSchema);
     const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
-    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy };
+    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }) };
   }
 
   #snapshotOf(toolName: string, schema: object): TSchema {

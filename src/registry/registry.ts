@@ -241,6 +241,11 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition;
   }
 
+  /** The options `name` was registered with (its `effects`, `timeoutMs`…), frozen, or `undefined` when it is not registered. */
+  toolOptions(name: string): Readonly<RegisterOptions> | undefined {
+    return this.#tools.get(name)?.options as Readonly<RegisterOptions> | undefined;
+  }
+
   /** Every registered definition, in registration order. */
   list(): ToolDefinition[] {
     return Array.from(this.#tools.values(), (tool) => tool.definition);
