@@ -113,10 +113,16 @@ export class ToolTimeoutError extends ToolExecutionError {
   override readonly name = "ToolTimeoutError";
   /** The limit that ran out, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * Whether the handler had started: `false` when the limit ran out while the call waited for
+   * its turn (a `concurrency` slot, an `exclusive` or `shared` resource), so it never ran.
+   */
+  readonly started: boolean;
 
-  constructor(toolName: string, toolCallId: string, timeoutMs: number) {
-    super(toolName, toolCallId, undefined, timeoutMessage(toolName, timeoutMs));
+  constructor(toolName: string, toolCallId: string, timeoutMs: number, started = true) {
+    super(toolName, toolCallId, undefined, started ? timeoutMessage(toolName, timeoutMs) : waitTimeoutMessage(toolName, timeoutMs));
     this.timeoutMs = timeoutMs;
+    this.started = started;
   }
 }
 
@@ -230,6 +236,72 @@ export class ToolLedgerError extends ToolRegistryError {
   }
 }
 
+/**
+ * The call names a registered tool that is not available in this turn (outside the `allow`
+ * option of `dispatch` or `dispatchAll`): it did not run. The message lists the tools that are.
+ */
+export class ToolNotAllowedError extends ToolRegistryError {
+  override readonly name = "ToolNotAllowedError";
+  readonly toolName: string;
+  /** The tools the call could have named: registered and allowed in this turn. */
+  readonly available: readonly string[];
+
+  constructor(toolName: string, available: readonly string[]) {
+    super(notAllowedMessage(toolName, available));
+    this.toolName = toolName;
+    this.available = Object.freeze([...available]);
+  }
+}
+
+/** The tool's `rateLimit` is spent: the call did not run. `retryAfterMs` says when it may. */
+export class ToolRateLimitedError extends ToolRegistryError {
+  override readonly name = "ToolRateLimitedError";
+  readonly toolName: string;
+  /** How long until a call would be accepted, in milliseconds. */
+  readonly retryAfterMs: number;
+
+  constructor(toolName: string, retryAfterMs: number) {
+    super(rateLimitedMessage(toolName, retryAfterMs));
+    this.toolName = toolName;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The tool's circuit breaker is open after repeated failures: the call did not run.
+ * `retryAfterMs` says when a trial call will be let through.
+ */
+export class ToolUnavailableError extends ToolRegistryError {
+  override readonly name = "ToolUnavailableError";
+  readonly toolName: string;
+  /** How long until a trial call is let through, in milliseconds (0: a trial is running now). */
+  readonly retryAfterMs: number;
+
+  constructor(toolName: string, retryAfterMs: number) {
+    super(unavailableMessage(toolName, retryAfterMs));
+    this.toolName = toolName;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A hook (`registry.use`) or a policy callback (`rateLimit.key`) threw or rejected, or a `before`
+ * hook gave arguments the schema refuses (`issues` says where): the call did not run (or, from
+ * an `after` hook, its result was not given). `cause` is what was thrown.
+ */
+export class ToolHookError extends ToolRegistryError {
+  override readonly name = "ToolHookError";
+  readonly toolName: string;
+  /** For arguments a hook gave that the schema refuses: one `<JSON Pointer>: <message>` line per problem. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, options?: ErrorOptions & { issues?: readonly string[] }) {
+    super(`Tool ${describeName(toolName)} could not run: a check of the application failed. Do not retry this call as it is; tell the user if it matters.`, options);
+    this.toolName = toolName;
+    this.issues = Object.freeze([...(options?.issues ?? [])]);
+  }
+}
+
 const MAX_LISTED_TOOLS = 20;
 
 // The messages, built from a tool name, so that text for the model can name the tool as the model knows it.
@@ -257,6 +329,11 @@ export function executionMessage(toolName: string, cause: unknown): string {
 /** `Tool "<name>" timed out after <n> ms; it may still complete…`: a handler that ignores its signal goes on running. */
 export function timeoutMessage(toolName: string, timeoutMs: number): string {
   return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may yet complete, so check before calling it again.`;
+}
+
+/** `Tool "<name>" did not start within <n> ms…`: it waited for its turn, and never ran. */
+export function waitTimeoutMessage(toolName: string, timeoutMs: number): string {
+  return `Tool ${describeName(toolName)} did not start within ${timeoutMs} ms: other calls held what it needs. It did not run; you may call it again.`;
 }
 
 /** `Tool "<name>" was aborted`. */
@@ -301,4 +378,31 @@ export function ledgerMessage(toolName: string, reason: LedgerRefusal): string {
     case "unrecorded":
       return `${head} it already ran with these arguments, and it must not run twice. Its result cannot be shown again.`;
   }
+}
+
+/** `Tool "<name>" is not available in this turn…` and the ones that are. */
+export function notAllowedMessage(toolName: string, available: readonly string[]): string {
+  const head = `Tool ${describeName(toolName)} is not available in this turn.`;
+  if (available.length === 0) return `${head} No tools are available.`;
+  const listed = available.slice(0, MAX_LISTED_TOOLS).map(describeName).join(", ");
+  const more = available.length > MAX_LISTED_TOOLS ? `, and ${available.length - MAX_LISTED_TOOLS} more` : "";
+  return `${head} Available tools: ${listed}${more}.`;
+}
+
+/** Milliseconds as words for the model: `250 ms`, `3 s`, `2 min`. */
+function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.ceil(ms)} ms`;
+  if (ms < 120_000) return `${Math.ceil(ms / 1_000)} s`;
+  return `${Math.ceil(ms / 60_000)} min`;
+}
+
+/** `Tool "<name>" was not run: its rate limit is spent…`. */
+export function rateLimitedMessage(toolName: string, retryAfterMs: number): string {
+  return `Tool ${describeName(toolName)} was not run: it has been called too often. Try again in ${duration(retryAfterMs)}, or do without it.`;
+}
+
+/** `Tool "<name>" is unavailable after repeated failures…`. */
+export function unavailableMessage(toolName: string, retryAfterMs: number): string {
+  const when = retryAfterMs > 0 ? ` Try again in ${duration(retryAfterMs)}, or do without it.` : " Try again shortly, or do without it.";
+  return `Tool ${describeName(toolName)} is unavailable after repeated failures; it was not run.${when}`;
 }

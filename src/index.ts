@@ -14,7 +14,12 @@ export type {
   CallObserver,
   ObservedCall,
 } from "./registry/registry.js";
-export type { ExecutionOptions, ToolEffects, CallContext, ApprovalPredicate } from "./dispatch/policy.js";
+export type { ExecutionOptions, ToolEffects, CallContext, ApprovalPredicate } from "./policy/policy.js";
+export type { RateLimit } from "./policy/rate-limit.js";
+export type { CircuitBreakerOptions } from "./policy/circuit-breaker.js";
+export type { RetryOptions } from "./policy/retry.js";
+export type { AllowList } from "./dispatch/allow.js";
+export type { ToolHooks, HookCall, HookResult, BeforeDecision, AfterDecision } from "./execution/hooks.js";
 export { callFingerprint } from "./execution/fingerprint.js";
 export { MemoryLedger } from "./execution/ledger.js";
 export type { LedgerStore, LedgerSetOptions, MemoryLedgerOptions, JsonValue } from "./execution/ledger.js";
@@ -39,6 +44,10 @@ export {
   ToolDeniedError,
   ToolResultValidationError,
   ToolLedgerError,
+  ToolNotAllowedError,
+  ToolRateLimitedError,
+  ToolUnavailableError,
+  ToolHookError,
 } from "./errors.js";
 export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal } from "./errors.js";
 export { failureContent } from "./text/results.js";

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "typebox";
 import type { ToolContent } from "./results/content.js";
 import type { ApprovalRequest } from "./execution/approvals.js";
+import type { AllowList } from "./dispatch/allow.js";
 
 /**
  * Refuses, in the type checker, a schema object of another library as
@@ -156,6 +157,12 @@ export interface DispatchOptions {
   approval?: string;
   /** Your own data for this request (the user, the tenant…): handlers, hooks and policies see it as `context.data`. */
   data?: unknown;
+  /**
+   * The registered tools this call may run, for this turn: their registry names, or a function
+   * of the name. A tool outside it is refused with `ToolNotAllowedError` (listing those that are
+   * allowed) and never runs; close-name suggestions never name it. Every tool when unset.
+   */
+  allow?: AllowList;
 }
 
 /** Options of `dispatchAll`. */
@@ -167,6 +174,13 @@ export interface DispatchAllOptions extends Omit<DispatchOptions, "approval"> {
   concurrency?: number;
   /** Approval tokens from `registry.approve`, by tool call id. */
   approvals?: Readonly<Record<string, string>>;
+  /**
+   * `"sequential"` runs the calls one at a time, in order (as `concurrency: 1`); `"parallel"` runs
+   * them at once (up to `concurrency`), in an order still kept among calls that share an
+   * `exclusive` resource.
+   * @default "parallel"
+   */
+  order?: "parallel" | "sequential";
 }
 
 /** Figures of a validator cache. */

@@ -1,4 +1,4 @@
-import { ToolArgumentsValidationError, UnknownToolError } from "../errors.js";
+import { ToolArgumentsValidationError, ToolNotAllowedError, UnknownToolError } from "../errors.js";
 import type { TSchema } from "typebox";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
@@ -7,7 +7,7 @@ import type { FusedState } from "../validation/fused-runtime.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
-import type { ToolPolicy } from "./policy.js";
+import type { ToolPolicy } from "../policy/policy.js";
 
 /** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
 export interface RegisteredTool {
@@ -54,14 +54,18 @@ export interface RepairReport {
  * arguments (a copy, or a parse of JSON text under `maxArgumentBytes`), a strict check, and,
  * when repair is on and the check fails, an unambiguous repair checked again. Every gate comes
  * before the check, so only a value that passed them all may be repaired.
+ * @param allowed which registered tools this dispatch may run (all when unset): the others are
+ * refused, and never named in suggestions
  * @throws UnknownToolError when no tool has the call's name
+ * @throws ToolNotAllowedError when the tool is registered but not allowed
  * @throws ToolArgumentsValidationError when the arguments do not match (after repair, when on)
  * @throws ToolDefinitionError when the tool's schema cannot compile
  */
-export function prepareCall(fields: CallFields, context: PrepareContext): PreparedCall {
+export function prepareCall(fields: CallFields, context: PrepareContext, allowed?: (toolName: string) => boolean): PreparedCall {
   const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
-  if (tool === undefined) {
-    const names = [...context.tools.keys()];
+  if (tool === undefined || (allowed !== undefined && !allowed(tool.name))) {
+    const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
+    if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
     throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
   }
   const validator = context.validator(tool);

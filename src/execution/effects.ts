@@ -26,8 +26,13 @@ export interface SharedResult {
   readonly reused: ReuseKind | undefined;
 }
 
-/** Runs a call's handler; `watcher` hears when the call is given up while its handler runs on, and when that handler settles. */
-export type Execution = (watcher: LateWatcher | undefined) => Promise<unknown>;
+/** A call's way to its handler, for the ledger to take or leave. */
+export interface Execution {
+  /** Runs the handler; `watcher` hears when the call is given up while its handler runs on, and when that handler settles. */
+  run(watcher: LateWatcher | undefined): Promise<unknown>;
+  /** The call will not run (it joined another, or its result was reused): what it held for running is given back. */
+  skip(): void;
+}
 
 /** How a call's effects are governed: which ledger entries it reads and writes. */
 export interface EffectRule {
@@ -58,6 +63,7 @@ export class CallLedger {
     const running = this.#inFlight.get(fingerprint);
     if (running !== undefined) {
       this.stats.inFlight++;
+      execution.skip();
       return running.then((shared) => ({ value: shared.value, reused: "in-flight" }));
     }
     const own = this.#produce(fingerprint, rule, execution);
@@ -76,11 +82,12 @@ export class CallLedger {
       const cached = await this.#tolerant(() => this.store.get(key));
       if (isRecord(cached) && "result" in cached) {
         this.stats.cache++;
+        execution.skip();
         return { value: revive(cached.result), reused: "cache" };
       }
     }
     this.stats.runs++;
-    const value = await execution(undefined);
+    const value = await execution.run(undefined);
     const result = recordable(value);
     if (rule.cacheTtlMs !== undefined && result !== NOT_JSON) {
       await this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs! }));
@@ -93,7 +100,10 @@ export class CallLedger {
     const ttl = { ttlMs: rule.onceTtlMs };
     const claim: OnceRecord = { state: "running", since: new Date().toISOString() };
     const claimed = await this.#strict(rule.toolName, () => this.#add(key, claim, ttl));
-    if (!claimed) return this.#replay(rule.toolName, await this.#strict(rule.toolName, () => this.store.get(key)));
+    if (!claimed) {
+      execution.skip();
+      return this.#replay(rule.toolName, await this.#strict(rule.toolName, () => this.store.get(key)));
+    }
     this.stats.runs++;
     let abandoned = false;
     const watcher: LateWatcher = {
@@ -107,7 +117,7 @@ export class CallLedger {
     };
     let value: unknown;
     try {
-      value = await execution(watcher);
+      value = await execution.run(watcher);
     } catch (error) {
       // Given up while the handler runs on: the claim stays until it settles, and the watcher records the outcome then.
       if (!abandoned) await this.#tolerant(() => this.store.delete(key));

@@ -7,7 +7,7 @@ import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import { assertSoundSchema } from "../schema/soundness.js";
 import type { RegisteredTool } from "../dispatch/prepare.js";
-import { type ExecutionOptions, toolPolicy } from "../dispatch/policy.js";
+import { type ExecutionOptions, toolPolicy } from "../policy/policy.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 
 /**
@@ -48,7 +48,7 @@ export class ToolDefinitions {
     const timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
     const parameters = this.#snapshotOf(name, definition.parameters);
     const outputSchema = definition.outputSchema === undefined ? undefined : this.#snapshotOf(name, checkOutputSchema(name, definition.outputSchema));
-    const policy = toolPolicy(options, outputSchema);
+    const policy = toolPolicy(name, options, outputSchema);
     const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
     return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }) };
   }

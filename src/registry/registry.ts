@@ -9,6 +9,10 @@ import { CallLedger, type LedgerStats } from "../execution/effects.js";
 import { callFingerprint } from "../execution/fingerprint.js";
 import { Governor, type Outcome } from "../execution/governor.js";
 import { CallObservation, type CallObserver, observed } from "../execution/observers.js";
+import { checkHooks, type ToolHooks } from "../execution/hooks.js";
+import { ResourceLocks } from "../policy/locks.js";
+import { allowTest } from "../dispatch/allow.js";
+import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { deniedMessage } from "../text/denied.js";
@@ -143,9 +147,13 @@ export class ToolRegistry {
   readonly #ledger: CallLedger;
   readonly #signer: ApprovalSigner | undefined;
   readonly #governor: Governor;
-  /** Whether every call takes the governed path (a registry-wide option asks for it). */
-  readonly #governAll: boolean;
+  /** Whether results are cut to a registry-wide `maxResultBytes`. */
+  readonly #limitsResults: boolean;
+  /** Whether every call takes the governed path (a registry-wide option or a hook asks for it). */
+  #governAll: boolean;
   #observers: readonly CallObserver[] = [];
+  #hooks: readonly ToolHooks[] = [];
+  readonly #locks = new ResourceLocks();
 
   /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
@@ -166,11 +174,15 @@ export class ToolRegistry {
     this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
     this.#signer = options.approvalSecret === undefined ? undefined : new ApprovalSigner(options.approvalSecret);
     const maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveInteger("maxResultBytes", options.maxResultBytes, true);
-    this.#governAll = maxResultBytes !== undefined && maxResultBytes !== Infinity;
+    this.#limitsResults = maxResultBytes !== undefined && maxResultBytes !== Infinity;
+    this.#governAll = this.#limitsResults;
     this.#governor = new Governor({
       ledger: this.#ledger,
+      locks: this.#locks,
       signer: this.#signer,
       tracker: this.#tracker,
+      hooks: () => this.#hooks,
+      recheck: (tool, value) => recheckArguments(tool.name, validators.get(tool.name, tool.definition.parameters), value),
       outputValidator: (tool) => validators.get(tool.name, tool.definition.outputSchema!),
       maxResultBytes,
     });
@@ -294,27 +306,19 @@ export class ToolRegistry {
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let prepared: PreparedCall;
-    let caller: AbortFanOut | undefined;
-    let approval: string | undefined;
-    let data: unknown;
+    let run: RunOptions = PLAIN_RUN;
     try {
-      if (options !== undefined) {
-        const signal = optionalSignal("signal", options.signal);
-        caller = signal === undefined ? undefined : new AbortFanOut(signal);
-        approval = optionalToken("approval", options.approval);
-        data = options.data;
-      }
-      prepared = prepareCall(readCall(call), this.#prepareContext);
+      if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval));
+      // Observed from the start, so that a refused call is observed too.
+      if (this.#observers.length > 0) return this.#settle(call, run, undefined).then(resultValue);
+      prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.#observers.length > 0) {
-      // Observed from the start, so a refused call is observed too: prepared again inside (the check is cheap next to any observer).
-      return this.#settle(call, caller, approval === undefined ? undefined : () => approval, data, undefined).then(resultValue);
-    }
     const timeoutMs = this.#timeoutOf(prepared.tool);
-    if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, caller, timeoutMs, this.#tracker, data);
-    return this.#governor.run({ prepared, caller, timeoutMs, approval, data }).then(outcomeValue);
+    const approval = run.approvalOf?.(prepared.toolCallId);
+    if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, run.caller, timeoutMs, this.#tracker, run.data);
+    return this.#governor.run({ prepared, caller: run.caller, timeoutMs, approval, data: run.data }).then(outcomeValue);
   }
 
   /** The tool's time limit, else the registry's; `undefined` for none. */
@@ -333,19 +337,17 @@ export class ToolRegistry {
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
     options ??= {};
-    const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
-    const signal = optionalSignal("signal", options.signal);
+    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
     const approvals = checkApprovals(options.approvals);
-    const approvalOf = approvals === undefined ? undefined : (toolCallId: string) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined);
-    const data = options.data;
     // One listener on the caller's signal for all the calls, however many run at once.
-    const caller = signal === undefined ? undefined : new AbortFanOut(signal);
+    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, caller, approvalOf, data, undefined);
+        results[index] = await this.#settle(calls[index]!, run, undefined);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
@@ -355,38 +357,25 @@ export class ToolRegistry {
   /**
    * One call, prepared and run, as a result that is never a rejection: what `dispatchAll` gives
    * for each call, and `dispatch` for an observed call.
-   * @param approvalOf the approval token given for a call id, if any
    * @param traceparent the trace context the call arrived with (an envelope's), for observers
    */
-  #settle(
-    call: ToolCallContent,
-    caller: AbortFanOut | undefined,
-    approvalOf: ((toolCallId: string) => string | undefined) | undefined,
-    data: unknown,
-    traceparent: string | undefined,
-  ): Promise<ToolResult> {
+  #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
     const fields = readCall(call);
-    if (this.#observers.length === 0) return this.#settleFields(call, fields, caller, approvalOf, data, undefined);
+    if (this.#observers.length === 0) return this.#settleFields(call, fields, run, undefined);
     const observation = new CallObservation(fields.id, fields.shownName, traceparent);
-    return observed(this.#observers, observation, () => this.#settleFields(call, fields, caller, approvalOf, data, observation));
+    return observed(this.#observers, observation, () => this.#settleFields(call, fields, run, observation));
   }
 
-  async #settleFields(
-    call: ToolCallContent,
-    fields: CallFields,
-    caller: AbortFanOut | undefined,
-    approvalOf: ((toolCallId: string) => string | undefined) | undefined,
-    data: unknown,
-    observation: CallObservation | undefined,
-  ): Promise<ToolResult> {
+  async #settleFields(call: ToolCallContent, fields: CallFields, run: RunOptions, observation: CallObservation | undefined): Promise<ToolResult> {
     const toolCallId = fields.id;
     const toolName = fields.shownName;
+    const { caller, data } = run;
     let prepared: PreparedCall;
     try {
-      prepared = prepareCall(fields, this.#prepareContext);
+      prepared = prepareCall(fields, this.#prepareContext, run.allowed);
       if (observation !== undefined) observation.arguments = prepared.args;
       const timeoutMs = this.#timeoutOf(prepared.tool);
-      const approval = approvalOf?.(toolCallId);
+      const approval = run.approvalOf?.(toolCallId);
       if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) {
         const value = await runCall(prepared, caller, timeoutMs, this.#tracker, data);
         return prepared.repairs === undefined
@@ -449,6 +438,30 @@ export class ToolRegistry {
     };
   }
 
+  /**
+   * Adds hooks that run around every call, after those added before:
+   * - `before(call, context)` runs after the check, before approval and the handler. It returns
+   *   nothing (go on), `{ deny: reason }` (the call does not run; the reason reaches the model, and
+   *   `dispatchAll` gives a `"denied"` result), or `{ arguments: value }` (the new value is copied
+   *   and checked against the schema again before anything else sees it).
+   * - `after(call, result, context)` runs after the handler and the output check; it returns
+   *   nothing or `{ value }` to replace the value.
+   *
+   * A hook that throws or rejects fails the call with a `ToolHookError`; nothing crashes.
+   * @returns a function that removes the hooks
+   * @throws TypeError for anything but an object with `before` and/or `after` functions
+   */
+  use(hooks: ToolHooks): () => void {
+    const checked = checkHooks(hooks);
+    this.#setHooks([...this.#hooks, checked]);
+    return () => this.#setHooks(this.#hooks.filter((known) => known !== checked));
+  }
+
+  #setHooks(hooks: readonly ToolHooks[]): void {
+    this.#hooks = hooks;
+    this.#governAll = this.#limitsResults || hooks.length > 0;
+  }
+
   /** What the ledger has done: runs of tools that declare `effects`, reuses by kind, calls refused as in doubt, store errors. */
   ledgerStats(): LedgerStats {
     return { ...this.#ledger.stats };
@@ -464,6 +477,30 @@ export class ToolRegistry {
   }
 }
 
+/** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
+interface RunOptions {
+  readonly caller: AbortFanOut | undefined;
+  readonly approvalOf: ((toolCallId: string) => string | undefined) | undefined;
+  readonly data: unknown;
+  readonly allowed: ((toolName: string) => boolean) | undefined;
+}
+
+const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: undefined, allowed: undefined };
+
+/**
+ * The options of `dispatch` or `dispatchAll`, checked.
+ * @throws TypeError naming a bad option
+ */
+function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined): RunOptions {
+  const signal = optionalSignal("signal", options.signal);
+  return {
+    caller: signal === undefined ? undefined : new AbortFanOut(signal),
+    approvalOf: typeof approvalOf === "string" ? () => approvalOf : approvalOf,
+    data: options.data,
+    allowed: allowTest(options.allow),
+  };
+}
+
 /** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
 function outcomeValue(outcome: Outcome): unknown {
   switch (outcome.kind) {
@@ -471,6 +508,8 @@ function outcomeValue(outcome: Outcome): unknown {
       return outcome.value;
     case "approval":
       throw new ToolApprovalRequiredError(outcome.request);
+    case "denied":
+      throw new ToolDeniedError(outcome.toolName, outcome.content);
     case "error":
       throw outcome.error;
   }
@@ -502,6 +541,8 @@ function outcomeResult(outcome: Outcome, toolCallId: string, toolName: string, p
     }
     case "approval":
       return { status: "approval-required", toolCallId, toolName, isError: false, request: outcome.request };
+    case "denied":
+      return { status: "denied", toolCallId, toolName, isError: false, content: outcome.content };
     case "error":
       return toFailure(toolCallId, toolName, outcome.error, modelNamesOf(call));
   }

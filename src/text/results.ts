@@ -6,6 +6,8 @@ import {
   ToolArgumentsValidationError,
   ToolDefinitionError,
   ToolExecutionError,
+  ToolNotAllowedError,
+  notAllowedMessage,
   ToolRegistryError,
   ToolTimeoutError,
   UnknownToolError,
@@ -49,8 +51,16 @@ function describeFailure(error: unknown, names: ModelNames | undefined): string 
     if (error instanceof ToolAbortedError) return abortedMessage(shown(error.toolName));
     if (error instanceof ToolExecutionError) return executionMessage(shown(error.toolName), error.cause);
   }
-  if (error instanceof ToolRegistryError) return error.message;
+  if (error instanceof ToolNotAllowedError) return `${notAllowedMessage(shown(error.toolName), error.available.map(sent))} Call one of the available tools instead.`;
+  if (error instanceof ToolRegistryError) return names === undefined ? error.message : inModelNames(error, shown);
   return `Tool call failed: ${describeThrown(error)}`;
+}
+
+/** An error's message with the tool it names (every message names it once, quoted) as the model knows it. */
+function inModelNames(error: ToolRegistryError, shown: (name: string) => string): string {
+  const toolName = (error as { toolName?: unknown }).toolName;
+  if (typeof toolName !== "string") return error.message;
+  return error.message.replace(describeName(toolName), () => describeName(shown(toolName)));
 }
 
 /** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */

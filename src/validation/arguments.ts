@@ -2,7 +2,7 @@ import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import type { FusedCopy } from "./fused.js";
 import type { FusedState } from "./fused-runtime.js";
-import { ToolArgumentsValidationError } from "../errors.js";
+import { ToolArgumentsValidationError, ToolHookError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
 import type { ArgumentRepair } from "../types.js";
@@ -118,6 +118,19 @@ export function checkArguments(toolName: string, validator: CompiledValidator, v
   const outcome = checkValue(validator, value);
   if (outcome === CheckOutcome.Valid) return value;
   throw refusal(toolName, validator, value, outcome);
+}
+
+/**
+ * Arguments a hook gave, as a checked private copy.
+ * @throws ToolHookError with the issues, when they are not plain data or do not match
+ */
+export function recheckArguments(toolName: string, validator: CompiledValidator, value: unknown): unknown {
+  try {
+    return checkArguments(toolName, validator, privateCopy(toolName, value));
+  } catch (error) {
+    if (error instanceof ToolArgumentsValidationError) throw new ToolHookError(toolName, { issues: error.issues });
+    throw error;
+  }
 }
 
 /** Values nested at least this deep, when a check could not finish, are reported as nested too deeply. */
