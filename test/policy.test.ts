@@ -151,7 +151,7 @@ describe("circuitBreaker", () => {
       },
       { circuitBreaker: { failureThreshold: 3, resetAfterMs: 1_000 } },
     );
-    for (let n = 0; n < 3; n++) expect((await rejectionOf(tools.dispatch(toolCall("api", { n })))).constructor.name).toBe("ToolExecutionError");
+    for (let n = 0; n < 3; n++) expect(await rejectionOf(tools.dispatch(toolCall("api", { n })))).toMatchObject({ name: "ToolExecutionError" });
     const open = await rejectionOf(tools.dispatch(toolCall("api", { n: 4 })));
     expect(open).toBeInstanceOf(ToolUnavailableError);
     expect((open as ToolUnavailableError).retryAfterMs).toBe(1_000);
