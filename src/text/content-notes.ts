@@ -30,8 +30,8 @@ export function resourceLinkText(name: string, uri: string): string {
   return `[Resource ${JSON.stringify(name)}: ${uri}]`;
 }
 
-/** An MCP content item of a kind this package does not know, as text naming its kind. */
-export function unknownItemNote(type: string): string {
+/** An MCP content item of a kind this package does not know, or one it cannot read, as text naming its kind. */
+export function unreadableItemNote(type: string): string {
   return `[A content item of type ${JSON.stringify(type.slice(0, 40))} was left out: it cannot be shown here.]`;
 }
 
