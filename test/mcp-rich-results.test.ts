@@ -108,6 +108,7 @@ describe("registerMcpTools with output schemas and rich results", () => {
 
   it('reports a remote structuredContent that does not match as "ran, result did not match", not as a failure to retry', async () => {
     const client = await thirdParty([counter], () => ({ content: [{ type: "text", text: '{"count":"seven"}' }], structuredContent: { count: "seven" } }));
+    await client.listTools(); // as an application may have: the SDK client now checks what its callTool returns
     const registry = new ToolRegistry({ cacheKey: "content" });
     await registerMcpTools(registry, client);
     const error = await rejectionOf(registry.dispatch(toolCall("count", {})));
