@@ -2,7 +2,16 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { ToolAbortedError, ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, ToolRegistry, Type } from "../src/index.js";
+import {
+  isToolContent,
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolRegistry,
+  Type,
+  type ToolContent,
+} from "../src/index.js";
 import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
@@ -367,11 +376,15 @@ describe("registerMcpTools with a paginating server", () => {
     expect(registry.get("tool_3")?.description).toBe("");
   });
 
-  it("returns mixed content as it arrived", async () => {
+  // Mixed content was once returned as the raw array, which the adapters sent as JSON text (the
+  // image as base64 in the text); as toolContent, each adapter sends the image in its own form.
+  it("returns mixed content as a toolContent value holding the items in order", async () => {
     const client = await pagedServer(tools, 5, (page) => `page-${page}`);
     const registry = new ToolRegistry({ cacheKey: "content" });
     await registerMcpTools(registry, client);
-    expect(await registry.dispatch(toolCall("tool_0", { n: 1 }))).toEqual([
+    const value = await registry.dispatch(toolCall("tool_0", { n: 1 }));
+    expect(isToolContent(value)).toBe(true);
+    expect((value as ToolContent).content).toEqual([
       { type: "text", text: "called tool_0" },
       { type: "image", data: "aGk=", mimeType: "image/png" },
     ]);

@@ -1,15 +1,36 @@
-import type { Message, MessageCreateParamsNonStreaming, MessageParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
-import type { Content, FunctionCall, GenerateContentParameters, GenerateContentResponse, Part } from "@google/genai";
+import type { Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
+import type { Content, FunctionCall, FunctionResponse, FunctionResponsePart, GenerateContentParameters, GenerateContentResponse, Part } from "@google/genai";
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
+  ChatCompletionUserMessageParam,
 } from "openai/resources/chat/completions";
-import type { Response, ResponseCreateParamsNonStreaming, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
+import type {
+  Response,
+  ResponseCreateParamsNonStreaming,
+  ResponseFunctionCallOutputItem,
+  ResponseFunctionToolCall,
+  ResponseInputItem,
+} from "openai/resources/responses/responses";
 import { describe, expectTypeOf, it } from "vitest";
 import { ToolRegistry, type ToolCallContent, type ToolResult } from "../src/index.js";
-import { anthropic, gemini, openAIChat, openAIResponses, type ProviderAdapter, type ToolNameMap } from "../src/providers/index.js";
+import {
+  anthropic,
+  gemini,
+  openAIChat,
+  openAIResponses,
+  type AnthropicToolResult,
+  type AnthropicToolResultContent,
+  type GeminiFunctionResponseMedia,
+  type GeminiFunctionResponsePart,
+  type OpenAIChatUserMessage,
+  type OpenAIResponsesOutput,
+  type OpenAIResponsesOutputItem,
+  type ProviderAdapter,
+  type ToolNameMap,
+} from "../src/providers/index.js";
 
 // These tests run in the type checker (`tsc` in `npm test`): each adapter takes what its provider's
 // SDK returns and gives what its SDK's request takes, with no cast; a wrong type fails the build.
@@ -60,6 +81,25 @@ describe("provider adapters against the real SDK types", () => {
     expectTypeOf<Part>().toExtend<Parameters<typeof adapter.call>[0]>();
     expectTypeOf<FunctionCall>().toExtend<Parameters<typeof adapter.call>[0]>();
     void [request, fromParts, fromCalls, answer];
+  });
+
+  it("rich results: every block, item and part an adapter makes is one its SDK's request takes", () => {
+    expectTypeOf<AnthropicToolResult>().toExtend<ToolResultBlockParam>();
+    expectTypeOf<AnthropicToolResultContent>().toExtend<Exclude<NonNullable<ToolResultBlockParam["content"]>, string>[number]>();
+    expectTypeOf<OpenAIResponsesOutput>().toExtend<ResponseInputItem.FunctionCallOutput>();
+    expectTypeOf<OpenAIResponsesOutputItem>().toExtend<ResponseFunctionCallOutputItem>();
+    expectTypeOf<GeminiFunctionResponsePart["functionResponse"]>().toExtend<FunctionResponse>();
+    expectTypeOf<GeminiFunctionResponseMedia>().toExtend<FunctionResponsePart>();
+    expectTypeOf<OpenAIChatUserMessage>().toExtend<ChatCompletionUserMessageParam>();
+    const chat = openAIChat(registry);
+    const messages: ChatCompletionMessageParam[] = [...results.map(chat.result), ...chat.followUp(results)];
+    const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "" } } satisfies AnthropicToolResultContent;
+    const file = { type: "input_file", file_data: "data:application/pdf;base64,", filename: "a.pdf" } satisfies OpenAIResponsesOutputItem;
+    // @ts-expect-error followUp takes the array of results, not one result
+    chat.followUp(results[0]!);
+    // @ts-expect-error Anthropic takes only JPEG, PNG, GIF and WebP images
+    const tiff = { type: "image", source: { type: "base64", media_type: "image/tiff", data: "" } } satisfies AnthropicToolResultContent;
+    void [messages, image, file, tiff];
   });
 
   it("types a call's arguments as an object or the JSON text a provider delivered", () => {

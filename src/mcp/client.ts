@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
@@ -6,9 +7,17 @@ import { checkRegistry, positiveInteger } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
+import { remoteToolContent } from "./remote-content.js";
 
-/** What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. */
-export type McpToolClient = Pick<Client, "listTools" | "callTool">;
+/**
+ * What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. When
+ * the client has `request` (the SDK's `Client` does), tools are listed and called through it, so
+ * that the registry alone checks each tool's `outputSchema`: the SDK's `listTools` refuses a whole
+ * listing for one output schema its validator cannot compile, and its `callTool` throws for a
+ * result that does not match, which would hide that the tool ran. Without `request`, `listTools`
+ * and `callTool` are used.
+ */
+export type McpToolClient = Pick<Client, "listTools" | "callTool"> & Partial<Pick<Client, "request">>;
 
 /** Options of {@link registerMcpTools}. */
 export interface RegisterMcpToolsOptions {
@@ -111,14 +120,19 @@ interface ProxyTool {
 /**
  * Registers the tools of a connected MCP client in a registry, as proxy tools:
  * each call's arguments are copied and checked locally against the tool's
- * `inputSchema`, then forwarded with `client.callTool` (the handler's
- * `signal` cancels the request). `tools/list` pages are followed to the end.
+ * `inputSchema`, then forwarded as `tools/call` (the handler's `signal`
+ * cancels the request). `tools/list` pages are followed to the end. A tool's
+ * `outputSchema` becomes its definition's, so the registry checks each result
+ * against it: a result that does not match is a `ToolResultValidationError`,
+ * which tells the model that the tool ran.
  *
- * What a proxied call returns: the result's `structuredContent` when there is
- * one; else the text when every content item is text (joined by newlines);
- * else the content array as it arrived. A result with `isError: true` throws
- * an {@link McpToolError}, so `dispatch` rejects with `ToolExecutionError`
- * (and `dispatchAll` reports the server's text to the model).
+ * What a proxied call returns, when every content item is text: the result's
+ * `structuredContent` when there is one, else the text (joined by newlines).
+ * A result with images, audio or resources is a `toolContent` value holding
+ * the items (and the `structuredContent`, when sent), which the provider
+ * adapters send in their native forms; a `resource_link` becomes a line of text.
+ * A result with `isError: true` throws an {@link McpToolError}, so `dispatch`
+ * rejects with `ToolExecutionError` (and `dispatchAll` reports the server's text to the model).
  *
  * The registration's `refresh()` lists the server's tools again. Calling this
  * function again for the same client is a registration of its own: its names
@@ -130,8 +144,8 @@ interface ProxyTool {
  * compiled validator.
  *
  * A server you did not write may list a tool the registry refuses (a `/` or
- * a space in its name, `{ type: "int" }` in its schema, a dangling `$ref`, a
- * name already taken): that tool is skipped and reported in `skipped`, and
+ * a space in its name, `{ type: "int" }` in its input or output schema, a
+ * dangling `$ref`, a name already taken): that tool is skipped and reported in `skipped`, and
  * the others are registered. With `strict: true`, it fails the whole listing instead.
  *
  * @returns the registration, to refresh or remove it
@@ -219,7 +233,7 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor }, signal === undefined ? undefined : { signal });
+    const page = await listPage(client, cursor, signal);
     pages++;
     tools.push(...page.tools);
     if (tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
@@ -233,18 +247,35 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   return tools;
 }
 
+/** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}). */
+function listPage(client: McpToolClient, cursor: string | undefined, signal: AbortSignal | undefined): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }> {
+  const params = cursor === undefined ? undefined : { cursor };
+  const options = signal === undefined ? undefined : { signal };
+  if (client.request === undefined) return client.listTools(params, options);
+  return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ListToolsResultSchema, options);
+}
+
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
-  // An unchanged schema keeps its object, so even an identity-keyed cache finds its validator.
-  const before = previous?.definition.parameters;
-  const parameters: TSchema = before !== undefined && sameJson(before, tool.inputSchema) ? before : tool.inputSchema;
-  const definition: ToolDefinition = { name, description: tool.description ?? "", parameters };
+  const parameters = sameOrNew(previous?.definition.parameters, tool.inputSchema);
+  const outputSchema = tool.outputSchema === undefined ? undefined : sameOrNew(previous?.definition.outputSchema, tool.outputSchema);
+  const described = { name, description: tool.description ?? "", parameters };
+  const definition: ToolDefinition = outputSchema === undefined ? described : { ...described, outputSchema };
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
-    const result: unknown = await client.callTool({ name: remoteName, arguments: args as Record<string, unknown> }, undefined, { signal });
+    const params = { name: remoteName, arguments: args as Record<string, unknown> };
+    const result: unknown =
+      client.request === undefined
+        ? await client.callTool(params, undefined, { signal })
+        : await client.request({ method: "tools/call", params }, CallToolResultSchema, { signal });
     return resultValue(name, result);
   };
   return { remoteName, definition, handler, registerOptions };
+}
+
+/** The schema a tool had before when the server lists it unchanged, so even an identity-keyed cache finds its validator; else the new one. */
+function sameOrNew(before: TSchema | undefined, listed: object): TSchema {
+  return before !== undefined && sameJson(before, listed) ? before : (listed as TSchema);
 }
 
 /**
@@ -291,9 +322,9 @@ function resultValue(toolName: string, result: unknown): unknown {
   if (content === undefined && toolResult !== undefined) return toolResult;
   const items = Array.isArray(content) ? (content as unknown[]) : [];
   if (isError === true) throw new McpToolError(toolName, items);
+  if (!items.every(isTextItem)) return remoteToolContent(items, structuredContent);
   if (structuredContent !== undefined) return structuredContent;
-  if (items.length > 0 && items.every(isTextItem)) return items.map((item) => item.text).join("\n");
-  return items;
+  return items.length > 0 ? items.map((item) => item.text).join("\n") : items;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -7,9 +7,12 @@ import { ADAPTER_OPTIONS } from "./options.js";
 import { resultText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import type { ProviderRule } from "./tools.js";
+import { type MediaRule, type ProviderItem, richItems } from "./rich-content.js";
 
 const PROVIDER = "Anthropic";
 const RULE: ProviderRule = { ...ANTHROPIC_NAMES, provider: PROVIDER, maxTools: Infinity };
+/** The image types the Messages API takes (`Base64ImageSource`); it takes no audio. */
+const MEDIA: MediaRule = { provider: PROVIDER, images: new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]) };
 
 /** A `tool_use` content block of an Anthropic Messages response (the SDK's `ToolUseBlock`). */
 export interface AnthropicToolUseBlock {
@@ -26,12 +29,24 @@ export interface AnthropicTool {
   input_schema: { type: "object"; [keyword: string]: unknown };
 }
 
+/** An image type the Messages API takes. */
+export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+/** One block of a rich `tool_result`'s content: text, a base64 image, or a base64 PDF document (the SDK's block params). */
+export type AnthropicToolResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } }
+  | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string }; title: string };
+
 /** A `tool_result` content block answering one `tool_use` block, sent in a user message (the SDK's `ToolResultBlockParam`). */
 export interface AnthropicToolResult {
   type: "tool_result";
   tool_use_id: string;
-  /** The result as text; left out when the handler returned nothing. */
-  content?: string;
+  /**
+   * The result as text, or for a `toolContent` result its blocks; left out when the handler
+   * returned nothing (or only empty text).
+   */
+  content?: string | AnthropicToolResultContent[];
   /** Present (true) only for a failure, as Anthropic documents it. */
   is_error?: true;
 }
@@ -45,7 +60,9 @@ export type AnthropicAdapter = ProviderAdapter<AnthropicToolUseBlock, AnthropicT
  * - `call(block)`: a `tool_use` content block as a `ToolCallContent` (its
  *   `input` is already an object);
  * - `result(toolResult)`: the `tool_result` block, with `is_error: true` for a
- *   failure, and no `content` when the handler returned nothing.
+ *   failure, and no `content` when the handler returned nothing. A `toolContent`
+ *   result's items become text, image and document (PDF) blocks; audio, and an image
+ *   type Anthropic does not take (only JPEG, PNG, GIF and WebP), become a text block saying it was left out.
  * @throws TypeError when `registry` is not a ToolRegistry, or naming a bad option
  * @example
  * ```ts
@@ -71,11 +88,28 @@ export function anthropic(registry: ToolRegistry, options?: AdapterOptions): Ant
       return base.toolCall(id, name, input);
     },
     result: (toolResult) => {
-      const { text, isError } = resultText(toolResult);
       const block: AnthropicToolResult = { type: "tool_result", tool_use_id: toolResult.toolCallId };
+      const items = richItems(toolResult, MEDIA);
+      if (items !== undefined) {
+        if (items.length > 0) block.content = items.map(anthropicBlock);
+        return block;
+      }
+      const { text, isError } = resultText(toolResult);
       if (text !== "") block.content = text;
       if (isError) block.is_error = true;
       return block;
     },
   } satisfies AnthropicAdapter);
+}
+
+function anthropicBlock(item: ProviderItem): AnthropicToolResultContent {
+  switch (item.kind) {
+    case "text":
+      return { type: "text", text: item.text };
+    case "image":
+      // richItems passed only the types MEDIA lists.
+      return { type: "image", source: { type: "base64", media_type: item.mimeType as AnthropicImageMediaType, data: item.data } };
+    case "pdf":
+      return { type: "document", source: { type: "base64", media_type: "application/pdf", data: item.data }, title: item.filename };
+  }
 }

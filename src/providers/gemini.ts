@@ -8,9 +8,12 @@ import { ADAPTER_OPTIONS } from "./options.js";
 import { notJsonMessage, resultText, valueText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import type { ProviderRule } from "./tools.js";
+import { joinedText, type MediaRule, type ProviderItem, richItems } from "./rich-content.js";
 
 const PROVIDER = "Gemini";
 const RULE: ProviderRule = { ...GEMINI_NAMES, provider: PROVIDER, maxTools: Infinity };
+/** The image types Gemini documents for function-response parts (with PDF documents); no audio. */
+const MEDIA: MediaRule = { provider: PROVIDER, images: new Set(["image/png", "image/jpeg", "image/webp"]) };
 
 /**
  * The prefix of the ids a Gemini adapter's `call()` generates for calls the
@@ -43,6 +46,11 @@ export interface GeminiTool {
   functionDeclarations: GeminiFunctionDeclaration[];
 }
 
+/** Media of a function response: base64 `data` and its `mimeType` (the SDK's `FunctionResponsePart`). */
+export interface GeminiFunctionResponseMedia {
+  inlineData: { mimeType: string; data: string };
+}
+
 /** A content `Part` answering one function call, sent in a `user` content (the SDK's `Part`). */
 export interface GeminiFunctionResponsePart {
   functionResponse: {
@@ -52,6 +60,8 @@ export interface GeminiFunctionResponsePart {
     name: string;
     /** `{ output }` for a success, `{ error }` for a failure, as Gemini documents it. */
     response: { output: unknown } | { error: string };
+    /** The images and PDF documents of a `toolContent` result, when it has any. */
+    parts?: GeminiFunctionResponseMedia[];
   };
 }
 
@@ -70,6 +80,9 @@ export type GeminiAdapter = ProviderAdapter<GeminiFunctionCallPart | GeminiFunct
  *   with the value as JSON (`null` when the handler returned nothing), or
  *   `response: { error }` with the text written for the model. It names the
  *   function as the model knows it, and echoes the id unless it was generated.
+ *   A `toolContent` result sends its text items (joined by newlines) as `output`,
+ *   and its images and PDF documents as `parts` of `inlineData`; audio, and an
+ *   image type Gemini does not take (only PNG, JPEG and WebP), become text saying it was left out.
  * @throws TypeError when `registry` is not a ToolRegistry, or naming a bad option
  * @example
  * ```ts
@@ -103,11 +116,21 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
     },
     result: (toolResult) => {
       const name = nameMap?.providerNameOf(toolResult.toolName) ?? toolResult.toolName;
-      const functionResponse: GeminiFunctionResponsePart["functionResponse"] = { name, response: responseOf(toolResult) };
+      const items = richItems(toolResult, MEDIA);
+      const functionResponse: GeminiFunctionResponsePart["functionResponse"] = items === undefined ? { name, response: responseOf(toolResult) } : richResponse(name, items);
       if (!toolResult.toolCallId.startsWith(GENERATED_GEMINI_ID_PREFIX)) functionResponse.id = toolResult.toolCallId;
       return { functionResponse };
     },
   } satisfies GeminiAdapter);
+}
+
+function richResponse(name: string, items: readonly ProviderItem[]): GeminiFunctionResponsePart["functionResponse"] {
+  const parts = items.flatMap((item): GeminiFunctionResponseMedia[] => {
+    if (item.kind === "text") return [];
+    return [{ inlineData: { mimeType: item.kind === "pdf" ? "application/pdf" : item.mimeType, data: item.data } }];
+  });
+  const response = { output: joinedText(items) };
+  return parts.length === 0 ? { name, response } : { name, response, parts };
 }
 
 function responseOf(result: ToolResult): { output: unknown } | { error: string } {

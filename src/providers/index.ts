@@ -1,9 +1,29 @@
 export { openAIChat } from "./openai-chat.js";
-export type { OpenAIChatAdapter, OpenAIChatToolCall, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat.js";
+export type {
+  OpenAIChatAdapter,
+  OpenAIChatToolCall,
+  OpenAIChatTool,
+  OpenAIChatToolMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatContentPart,
+} from "./openai-chat.js";
 export { openAIResponses } from "./openai-responses.js";
-export type { OpenAIResponsesAdapter, OpenAIResponsesFunctionCall, OpenAIResponsesTool, OpenAIResponsesOutput } from "./openai-responses.js";
+export type {
+  OpenAIResponsesAdapter,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesTool,
+  OpenAIResponsesOutput,
+  OpenAIResponsesOutputItem,
+} from "./openai-responses.js";
 export { anthropic } from "./anthropic.js";
-export type { AnthropicAdapter, AnthropicToolUseBlock, AnthropicTool, AnthropicToolResult } from "./anthropic.js";
+export type {
+  AnthropicAdapter,
+  AnthropicToolUseBlock,
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolResultContent,
+  AnthropicImageMediaType,
+} from "./anthropic.js";
 export { gemini, GENERATED_GEMINI_ID_PREFIX } from "./gemini.js";
 export type {
   GeminiAdapter,
@@ -12,6 +32,7 @@ export type {
   GeminiFunctionDeclaration,
   GeminiTool,
   GeminiFunctionResponsePart,
+  GeminiFunctionResponseMedia,
 } from "./gemini.js";
 export type { ProviderAdapter, AdapterOptions, OpenAIAdapterOptions, ToolsOptions } from "./adapter.js";
 export type { ToolNameMap } from "./names.js";
