@@ -65,3 +65,18 @@ describe("honest cancellation", () => {
     await vi.waitFor(() => expect(registry.executionStats().settledLate).toBe(1));
   });
 });
+
+describe("a handler that aborts its own caller's signal before it returns", () => {
+  it("is given up at once, counted as abandoned until it settles, and its rejection is heard (no unhandled rejection)", async () => {
+    const controller = new AbortController();
+    let fail!: (error: Error) => void;
+    const registry = new ToolRegistry().register({ name: "self", description: "", parameters }, () => {
+      controller.abort();
+      return new Promise((_, reject) => (fail = reject));
+    });
+    expect(await rejectionOf(registry.dispatch(toolCall("self", { secret: "x" }), { signal: controller.signal }))).toMatchObject({ name: "ToolAbortedError" });
+    expect(registry.executionStats()).toMatchObject({ abandoned: 1, running: 1 });
+    fail(new Error("late"));
+    await vi.waitFor(() => expect(registry.executionStats()).toEqual({ running: 0, abandoned: 0, settledLate: 1 }));
+  });
+});

@@ -165,16 +165,7 @@ function race(
       tracker.settled(tool.name, toolCallId, settlement.fulfilled, performance.now() - gaveUpAt!);
       watcher?.settled(settlement);
     };
-    // The handler may have aborted the caller's signal itself, before it returned.
-    const caller = stop.caller;
-    if (caller?.signal.aborted) return giveUp(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason), caller.signal.reason);
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        const error = new ToolTimeoutError(tool.name, toolCallId, timeoutMs);
-        giveUp(error, error);
-      }, timeoutMs);
-    }
-    stop.onCallerAbort((reason) => giveUp(new ToolAbortedError(tool.name, toolCallId, reason), reason));
+    // Heard first, so that the handler's outcome is always heard, even when the call is given up at once.
     running.then(
       (value) => {
         if (gaveUpAt !== undefined) return settledLate({ fulfilled: true, value });
@@ -189,6 +180,16 @@ function race(
         reject(error);
       },
     );
+    // The handler may have aborted the caller's signal itself, before it returned.
+    const caller = stop.caller;
+    if (caller?.signal.aborted) return giveUp(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason), caller.signal.reason);
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const error = new ToolTimeoutError(tool.name, toolCallId, timeoutMs);
+        giveUp(error, error);
+      }, timeoutMs);
+    }
+    stop.onCallerAbort((reason) => giveUp(new ToolAbortedError(tool.name, toolCallId, reason), reason));
   });
 }
 
