@@ -15,6 +15,8 @@ export interface DefinitionProblem {
   readonly pointer: string;
   /** What is wrong there, in words that name schema facts only. */
   readonly problem: string;
+  /** Set to `"outputSchema"` for a problem of the tool's `outputSchema` (the pointer is into it); absent for `parameters`. */
+  readonly schema?: "outputSchema";
 }
 
 /**
@@ -35,14 +37,18 @@ export class ToolDefinitionError extends ToolRegistryError {
     const list = typeof problems === "string" ? [{ pointer: "", problem: problems }] : problems;
     super(`Invalid definition for tool ${describeName(toolName)}: ${definitionMessage(list)}`, options);
     this.toolName = toolName;
-    this.problems = Object.freeze(list.map((problem) => Object.freeze({ pointer: problem.pointer, problem: problem.problem })));
+    this.problems = Object.freeze(
+      list.map((problem) => Object.freeze(problem.schema === undefined ? { pointer: problem.pointer, problem: problem.problem } : { pointer: problem.pointer, problem: problem.problem, schema: problem.schema })),
+    );
   }
 }
 
 function definitionMessage(problems: readonly DefinitionProblem[]): string {
-  const inSchema = problems.filter((problem) => problem.pointer !== "");
-  const own = problems.filter((problem) => problem.pointer === "").map((problem) => problem.problem);
-  if (inSchema.length > 0) own.push(`its parameters schema is invalid at ${inSchema.map((problem) => `${problem.pointer}: ${problem.problem}`).join("; ")}`);
+  const own = problems.filter((problem) => problem.pointer === "" && problem.schema === undefined).map((problem) => problem.problem);
+  for (const [schema, label] of [[undefined, "its parameters schema"], ["outputSchema", "its outputSchema"]] as const) {
+    const inSchema = problems.filter((problem) => problem.schema === schema && (problem.pointer !== "" || schema !== undefined));
+    if (inSchema.length > 0) own.push(`${label} is invalid at ${inSchema.map((problem) => `${problem.pointer || "/"}: ${problem.problem}`).join("; ")}`);
+  }
   return own.join("; ");
 }
 

@@ -125,3 +125,12 @@ describe("maxResultBytes", () => {
     ]);
   });
 });
+
+describe("an unsound outputSchema", () => {
+  it("is named as the output schema in the error and its problems", () => {
+    const error = thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: { type: "object", properties: { a: { type: "nope" } } } as never }, () => ({}) as never));
+    expect((error as Error).message).toContain("its outputSchema is invalid at /properties/a");
+    expect((error as Error).message).not.toContain("parameters");
+    expect((error as ToolDefinitionError).problems.every((problem) => problem.schema === "outputSchema")).toBe(true);
+  });
+});

@@ -47,10 +47,20 @@ export class ToolDefinitions {
     options ??= {};
     const timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
     const parameters = this.#snapshotOf(name, definition.parameters);
-    const outputSchema = definition.outputSchema === undefined ? undefined : this.#snapshotOf(name, checkOutputSchema(name, definition.outputSchema));
+    const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));
     const policy = toolPolicy(name, options, outputSchema);
     const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
     return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }) };
+  }
+
+  /** The snapshot of an `outputSchema`, its problems marked as the output schema's. */
+  #outputSnapshotOf(toolName: string, schema: object): TSchema {
+    try {
+      return this.#snapshotOf(toolName, schema);
+    } catch (error) {
+      if (!(error instanceof ToolDefinitionError)) throw error;
+      throw new ToolDefinitionError(toolName, error.problems.map((problem) => ({ ...problem, schema: "outputSchema" as const })));
+    }
   }
 
   #snapshotOf(toolName: string, schema: object): TSchema {
