@@ -1,6 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { describeOption } from "../options.js";
-import { ToolQueueConnectionError } from "./errors.js";
 
 /**
  * Where the queue's Redis is: a `redis://` URL, ioredis options, or an ioredis client (which is
@@ -29,29 +28,37 @@ export function describeConnection(client: Redis): string {
   return path === undefined || path === null ? `redis://${host ?? "localhost"}:${port ?? 6379}/${db ?? 0}` : `redis+unix://${path}`;
 }
 
+// One wait per client while it connects, however many calls wait on it.
+const connecting = new WeakMap<Redis, Promise<void>>();
+
 /**
- * Resolves once `client` is ready, at once when it is; rejects with a `ToolQueueConnectionError`
- * at its first connection error, or after `timeoutMs`, so that a call never hangs on a Redis that
- * is not there.
+ * Resolves once `client` is ready, at once when it is; rejects at its first connection error, or
+ * after `timeoutMs`, with what went wrong, so that a call never hangs on a Redis that is not there.
  */
-export function whenReady(client: Redis, toolName: string, timeoutMs: number): Promise<void> {
+export function whenReady(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === "ready") return Promise.resolve();
-  return new Promise<void>((resolve, reject) => {
-    const done = (error?: unknown): void => {
-      clearTimeout(timer);
-      client.off("ready", onReady);
-      client.off("error", onError);
-      client.off("end", onEnd);
-      if (error === undefined) resolve();
-      else reject(new ToolQueueConnectionError(toolName, describeConnection(client), { cause: error }));
-    };
-    const onReady = (): void => done();
-    const onError = (error: unknown): void => done(error);
-    const onEnd = (): void => done(new Error("the connection is closed"));
-    const timer = setTimeout(() => done(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
-    client.on("ready", onReady);
-    client.on("error", onError);
-    client.on("end", onEnd);
-    if (client.status === "end") onEnd();
-  });
+  let waiting = connecting.get(client);
+  if (waiting === undefined) {
+    waiting = new Promise<void>((resolve, reject) => {
+      const done = (error?: unknown): void => {
+        clearTimeout(timer);
+        client.off("ready", onReady);
+        client.off("error", onError);
+        client.off("end", onEnd);
+        connecting.delete(client);
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new Error(String(error)));
+      };
+      const onReady = (): void => done();
+      const onError = (error: unknown): void => done(error);
+      const onEnd = (): void => done(new Error("the connection is closed"));
+      const timer = setTimeout(() => done(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
+      client.on("ready", onReady);
+      client.on("error", onError);
+      client.on("end", onEnd);
+      if (client.status === "end") onEnd();
+    });
+    connecting.set(client, waiting);
+  }
+  return waiting;
 }

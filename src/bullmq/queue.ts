@@ -174,7 +174,9 @@ class QueueClient implements ToolQueue {
     if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason);
     if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"));
     const jobId = await jobIdOf(envelope);
-    await whenReady(this.client, toolName, this.connectTimeoutMs);
+    await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
+      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+    });
     await this.#listening();
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
