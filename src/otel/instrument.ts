@@ -1,4 +1,4 @@
-import { context, type Histogram, type Meter, ProxyTracerProvider, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { context, type Histogram, type Meter, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { CallObserver, ObservedCall } from "../execution/observers.js";
 import { describeOption } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
@@ -26,8 +26,9 @@ export const INSTRUMENTATION_SCOPE = "typebox-tool-registry";
 /** Bucket boundaries in seconds, as the GenAI conventions advise for operation durations. */
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
-// The API's own no-op provider: what the global provider delegates to while no SDK is registered.
-const NO_SDK = new ProxyTracerProvider().getDelegate();
+// Where @opentelemetry/api 1.x keeps what is registered globally, shared by every copy of the API
+// in the process. Reading it directly spares the API's version check on every call.
+const API_GLOBALS = Symbol.for("opentelemetry.js.api.1");
 
 /**
  * Traces every call of `registry` with OpenTelemetry, after the GenAI semantic conventions: a span
@@ -128,10 +129,9 @@ class ToolCallTracing implements CallObserver {
   }
 }
 
-/** Whether an SDK's tracer provider is registered as the global one. */
+/** Whether a tracer provider (an SDK's) is registered as the global one: asked on every call, so a single read. */
 function sdkRegistered(): boolean {
-  const provider = trace.getTracerProvider();
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
+  return (globalThis as { [API_GLOBALS]?: { trace?: unknown } })[API_GLOBALS]?.trace !== undefined;
 }
 
 /** A value's JSON text, or `undefined` when it has none. */
