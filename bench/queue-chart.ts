@@ -35,7 +35,7 @@ export function renderQueueChart(rows: readonly QueueRow[], machine: string): st
     for (const row of rows.filter((candidate) => candidate.tool === tool)) {
       y += ROW;
       const bar = width(row.callsPerSecond);
-      const latency = row.workers === 0 ? `p50 ${row.p50Ms.toFixed(2)} ms` : `+${row.addedP50Ms.toFixed(2)} ms p50, +${row.addedP99Ms.toFixed(2)} ms p99`;
+      const latency = row.workers === 0 ? `p50 ${formatMs(row.p50Ms)}` : `+${formatMs(row.addedP50Ms)} p50, +${formatMs(row.addedP99Ms)} p99`;
       parts.push(svgText(24, y, row.workers === 0 ? "local dispatch" : `queue, ${row.workers} worker process${row.workers === 1 ? "" : "es"}`, 11));
       parts.push(`<rect x="${BAR_LEFT}" y="${y - 12}" width="${bar.toFixed(1)}" height="13" fill="${COLOR[row.workers] ?? "#9ca3af"}"/>`);
       parts.push(svgText(BAR_LEFT + bar + 6, y, `${Math.round(row.callsPerSecond).toLocaleString("en-US")} calls/s (${latency})`, 11));
@@ -44,6 +44,11 @@ export function renderQueueChart(rows: readonly QueueRow[], machine: string): st
   y += 24;
   const height = y;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="${height}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>${parts.join("")}</svg>\n`;
+}
+
+/** Milliseconds for a reader: microseconds below one. */
+export function formatMs(ms: number): string {
+  return Math.abs(ms) < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`;
 }
 
 function svgText(x: number, y: number, content: string, size: number, weight = "normal"): string {
