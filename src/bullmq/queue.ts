@@ -1,12 +1,13 @@
 import { type JobsOptions, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
-import { ToolAbortedError, ToolApprovalRequiredError, ToolDeniedError, ToolTimeoutError } from "../errors.js";
+import { ToolAbortedError, ToolTimeoutError } from "../errors.js";
 import type { ToolCallEnvelope } from "../execution/envelope.js";
 import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { checkRegistry, describeOption, milliseconds, optionalSignal, positiveInteger } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
+import { resultValue } from "../results/value.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { failureContent, toFailure } from "../text/results.js";
 import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult } from "../types.js";
@@ -104,17 +105,7 @@ class QueueClient implements ToolQueue {
     const signal = optionalSignal("signal", options?.signal);
     const approval = options?.approval;
     if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
-    const result = await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval);
-    switch (result.status) {
-      case "ok":
-        return result.value;
-      case "error":
-        throw result.error;
-      case "approval-required":
-        throw new ToolApprovalRequiredError(result.request);
-      case "denied":
-        throw new ToolDeniedError(result.toolName, result.content);
-    }
+    return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval));
   }
 
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {

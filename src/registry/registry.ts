@@ -16,6 +16,7 @@ import { allowTest } from "../dispatch/allow.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { resultValue } from "../results/value.js";
 import { deniedMessage } from "../text/denied.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
@@ -551,20 +552,6 @@ function outcomeValue(outcome: Outcome): unknown {
       throw new ToolDeniedError(outcome.toolName, outcome.content);
     case "error":
       throw outcome.error;
-  }
-}
-
-/** What `dispatch` resolves to for a result, or rejects with. */
-function resultValue(result: ToolResult): unknown {
-  switch (result.status) {
-    case "ok":
-      return result.value;
-    case "error":
-      throw result.error;
-    case "approval-required":
-      throw new ToolApprovalRequiredError(result.request);
-    case "denied":
-      throw new ToolDeniedError(result.toolName, result.content);
   }
 }
 
