@@ -1,5 +1,6 @@
 import { type Job, Worker, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
+import { ToolRateLimitedError } from "../errors.js";
 import type { ToolCallEnvelope } from "../execution/envelope.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { checkRegistry, describeOption, positiveInteger } from "../options.js";
@@ -58,7 +59,9 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   // BullMQ's blocking commands must wait for Redis as long as it takes.
   const client = connect("connection", options.connection, { maxRetriesPerRequest: null });
   const limiter = limiterOf(registry);
-  const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> => run(registry, job, signal);
+  // Holds the worker once made: a call refused by the limit it shares with the queue waits for it instead.
+  let made: Worker<ToolCallEnvelope, JsonValue> | undefined;
+  const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> => run(registry, job, signal, limiter === undefined ? undefined : made);
   const worker = new Worker<ToolCallEnvelope, JsonValue>(queueName, processor, {
     ...(limiter === undefined ? {} : { limiter }),
     ...workerOptions,
@@ -66,6 +69,7 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
     prefix,
     concurrency,
   });
+  made = worker;
   worker.on("error", () => undefined);
   const cancellations = listenForCancellations(client, cancelChannel(prefix, queueName), worker);
   return {
@@ -77,11 +81,20 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   };
 }
 
-/** One job: its envelope run by the registry, with the attempt BullMQ counts (more than 1 after its worker died). */
-async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: AbortSignal | undefined): Promise<JsonValue> {
+/**
+ * One job: its envelope run by the registry. Its attempt is more than 1 when an earlier run of it
+ * may have started: its worker stalled (died), or an earlier attempt failed.
+ * @param limited the worker, when the tools' shared rate limit is the queue's: a call the limit
+ * refuses goes back to wait, and the queue pauses until the limit lets calls through again
+ */
+async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: AbortSignal | undefined, limited: Worker | undefined): Promise<JsonValue> {
   const envelope = job.data;
-  const attempt = Math.max(typeof envelope?.attempt === "number" ? envelope.attempt : 1, job.attemptsStarted ?? 1);
+  const attempt = Math.max(typeof envelope?.attempt === "number" ? envelope.attempt : 1, 1 + (job.stalledCounter ?? 0) + (job.attemptsMade ?? 0));
   const result = await registry.execute({ ...envelope, attempt }, signal === undefined ? {} : { signal });
+  if (limited !== undefined && result.status === "error" && result.error instanceof ToolRateLimitedError) {
+    await limited.rateLimit(Math.max(1, Math.ceil(result.error.retryAfterMs)));
+    throw Worker.RateLimitError();
+  }
   return resultToWire(result);
 }
 

@@ -9,6 +9,7 @@ import {
   ToolEnvelopeError,
   ToolExecutionError,
   ToolMismatchError,
+  ToolRateLimitedError,
   ToolRegistry,
   ToolTimeoutError,
   Type,
@@ -169,18 +170,39 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(handler).not.toHaveBeenCalled();
     });
 
-    it("maps a rate limit shared by the worker's tools to BullMQ's limiter, held across workers", async () => {
+    it("maps a rate limit shared by the worker's tools to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
       const rateLimit = { limit: 2, intervalMs: 400 };
-      const limited = () => payRegistry(undefined, { rateLimit } as never);
+      const limited = () => payRegistry(undefined, { rateLimit });
       expect(limiterOf(limited())).toEqual({ max: 2, duration: 400 });
       expect(limiterOf(payRegistry())).toBeUndefined();
-      expect(limiterOf(new ToolRegistry().register(pay, () => 1, { rateLimit: { ...rateLimit, key: () => "user" } } as never))).toBeUndefined();
+      expect(limiterOf(new ToolRegistry().register(pay, () => 1, { rateLimit: { ...rateLimit, key: () => "user" } }))).toBeUndefined();
       const { queue, queueName } = queueAndWorker(payRegistry(), limited());
       open.push(createToolWorker(limited(), { connection: redis!.url, queueName, concurrency: 4 }));
       const started = performance.now();
       const results = await queue.dispatchAll(Array.from({ length: 6 }, (_, index) => call(`r${index}`, { invoice: `inv_${index}`, amount: 1 })));
       expect(results.every((result: ToolResult) => result.status === "ok")).toBe(true);
       expect(performance.now() - started).toBeGreaterThanOrEqual(800);
+    });
+    it("refuses a call over a limit kept per key as the worker's registry does, with its retryAfterMs", async () => {
+      const perUser = { rateLimit: { limit: 1, intervalMs: 60_000, key: () => "user" } };
+      const { queue } = queueAndWorker(payRegistry(undefined, perUser), payRegistry(undefined, perUser));
+      const [first, second] = [await queue.dispatchAll([call("1")]), await queue.dispatchAll([call("2", { invoice: "inv_2", amount: 1 })])].map((results) => results[0]!);
+      expect(first!.status).toBe("ok");
+      const error = second?.status === "error" ? second.error : undefined;
+      expect(error).toBeInstanceOf(ToolRateLimitedError);
+      expect((error as ToolRateLimitedError).retryAfterMs).toBeGreaterThan(50_000);
+    });
+
+    it("retries a failing idempotent tool on its worker, as the local registry does", async () => {
+      let runs = 0;
+      const flaky = () => {
+        if (++runs < 3) throw new Error("try again");
+        return "paid";
+      };
+      const options = { effects: "idempotent" as const, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 } };
+      const { queue } = queueAndWorker(payRegistry(undefined, options), payRegistry(flaky, options));
+      expect(await queue.dispatch(call("1"))).toBe("paid");
+      expect(runs).toBe(3);
     });
   });
 
