@@ -7,6 +7,7 @@ import {
   ToolExecutionError,
   ToolLedgerError,
   ToolMismatchError,
+  ToolNotAllowedError,
   ToolRegistry,
   ToolTimeoutError,
   Type,
@@ -86,6 +87,12 @@ describe("registry.envelope", () => {
   it("rejects an unknown tool with the error dispatch gives", async () => {
     const { registry } = payRegistry();
     await expect(registry.envelope({ ...call, name: "pya" })).rejects.toBeInstanceOf(UnknownToolError);
+  });
+
+  it("refuses a tool outside the allow-list as dispatch does, so that it is never sent", async () => {
+    const { registry } = payRegistry();
+    await expect(registry.envelope(call, { allow: ["refund"] })).rejects.toBeInstanceOf(ToolNotAllowedError);
+    expect((await registry.envelope(call, { allow: ["pay"] })).toolName).toBe("pay");
   });
 
   it("rejects a tool whose schema has no JSON form, which no other process could check", async () => {

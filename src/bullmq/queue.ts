@@ -5,7 +5,8 @@ import { ToolAbortedError, ToolTimeoutError } from "../errors.js";
 import type { ToolCallEnvelope } from "../execution/envelope.js";
 import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
-import { checkRegistry, describeOption, milliseconds, optionalSignal, positiveInteger } from "../options.js";
+import { allowTest } from "../dispatch/allow.js";
+import { checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, positiveInteger } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { resultValue } from "../results/value.js";
 import { modelNamesOf } from "../text/model-names.js";
@@ -47,7 +48,11 @@ export interface ToolQueue {
    * @throws ToolQueueConnectionError when Redis cannot be reached (the call was not enqueued)
    */
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown>;
-  /** Runs many calls through the queue, at most `concurrency` in flight; one {@link ToolResult} per call, never a rejection. */
+  /**
+   * Runs many calls through the queue, at most `concurrency` in flight (one at a time, in order,
+   * with `order: "sequential"`); one {@link ToolResult} per call, never a rejection. `allow` refuses
+   * other tools here: they are never enqueued.
+   */
   dispatchAll(calls: readonly ToolCallContent[], options?: DispatchAllOptions): Promise<ToolResult[]>;
   /** Stops waiting for results and closes the connections; calls still waiting are aborted. */
   close(): Promise<void>;
@@ -105,13 +110,15 @@ class QueueClient implements ToolQueue {
     const signal = optionalSignal("signal", options?.signal);
     const approval = options?.approval;
     if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
-    return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval));
+    return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval, allowTest(options?.allow)));
   }
 
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${describeOption(calls)}`);
-    const concurrency = positiveInteger("concurrency", options?.concurrency ?? Infinity, true);
+    const order = options?.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options?.concurrency ?? Infinity, true);
     const signal = optionalSignal("signal", options?.signal);
+    const allowed = allowTest(options?.allow);
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
     const approvals = options?.approvals;
     const results = new Array<ToolResult>(calls.length);
@@ -121,7 +128,7 @@ class QueueClient implements ToolQueue {
         const index = next++;
         const call = calls[index]!;
         const id = (call as { id?: unknown })?.id;
-        results[index] = await this.#settle(call, caller, typeof id === "string" && approvals !== undefined && Object.hasOwn(approvals, id) ? approvals[id] : undefined);
+        results[index] = await this.#settle(call, caller, typeof id === "string" && approvals !== undefined && Object.hasOwn(approvals, id) ? approvals[id] : undefined, allowed);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
@@ -139,10 +146,10 @@ class QueueClient implements ToolQueue {
   }
 
   /** One call to its result: checked, enqueued, awaited; never a rejection. */
-  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined, approval: string | undefined): Promise<ToolResult> {
+  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined, approval: string | undefined, allowed: ((toolName: string) => boolean) | undefined): Promise<ToolResult> {
     let envelope: ToolCallEnvelope;
     try {
-      envelope = await this.registry.envelope(call, approval === undefined ? {} : { approval });
+      envelope = await this.registry.envelope(call, { ...(approval === undefined ? {} : { approval }), ...(allowed === undefined ? {} : { allow: allowed }) });
     } catch (error) {
       const fields = call as { id?: unknown; name?: unknown };
       return toFailure(typeof fields?.id === "string" ? fields.id : "", typeof fields?.name === "string" ? fields.name : "", error, modelNamesOf(call));

@@ -1,4 +1,5 @@
 import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError, ToolTimeoutError } from "../errors.js";
+import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
 import { describeOption, optionalSignal } from "../options.js";
@@ -41,6 +42,8 @@ export interface ToolCallEnvelope {
 export interface EnvelopeOptions {
   /** An approval token from `registry.approve`, for a tool that needs approval: it travels with the call. */
   approval?: string;
+  /** The tools this turn may run, as `dispatch`'s `allow`: a call of another is refused here, and never sent. */
+  allow?: AllowList;
 }
 
 /** Options of `registry.execute`. */
@@ -53,8 +56,8 @@ export interface ExecuteOptions {
 
 /** What making and running envelopes needs of a registry. */
 export interface EnvelopeServices {
-  /** The registry's prepare step (look-up, private copy, check). */
-  prepare(call: ToolCallContent): PreparedCall;
+  /** The registry's prepare step (look-up, allow-list, private copy, check). */
+  prepare(call: ToolCallContent, allowed: ((toolName: string) => boolean) | undefined): PreparedCall;
   /** A registered tool by name. */
   tool(name: string): RegisteredTool | undefined;
   /** The tool's time limit, else the registry's; `undefined` for none. */
@@ -67,13 +70,13 @@ export interface EnvelopeServices {
 
 /**
  * Checks `call` as `dispatch` would and packs it in an envelope.
- * @throws UnknownToolError, ToolArgumentsValidationError or ToolDefinitionError (as rejections) as `dispatch` does
+ * @throws UnknownToolError, ToolNotAllowedError, ToolArgumentsValidationError or ToolDefinitionError (as rejections) as `dispatch` does
  * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form to fingerprint
  */
 export async function makeEnvelope(services: EnvelopeServices, call: ToolCallContent, options: EnvelopeOptions = {}): Promise<ToolCallEnvelope> {
   const approval = options?.approval;
   if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
-  const prepared = services.prepare(call);
+  const prepared = services.prepare(call, allowTest(options?.allow));
   const { tool, toolCallId } = prepared;
   const args = JSON.parse(JSON.stringify(prepared.args)) as { [key: string]: JsonValue };
   const [fingerprint, schemaFingerprint] = await Promise.all([callFingerprint(tool.name, args), schemaFingerprintOf(tool)]);

@@ -485,7 +485,7 @@ export class ToolRegistry {
    * arguments, their fingerprint, the schema's fingerprint, the deadline of the tool's time limit
    * and, when tracing is on, the trace context. Run it with `execute` in any process that registers
    * the same tools.
-   * @throws UnknownToolError, ToolArgumentsValidationError, ToolDefinitionError (as rejections) as `dispatch` does
+   * @throws UnknownToolError, ToolNotAllowedError, ToolArgumentsValidationError, ToolDefinitionError (as rejections) as `dispatch` does
    * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form
    */
   envelope(call: ToolCallContent, options?: EnvelopeOptions): Promise<ToolCallEnvelope> {
@@ -507,7 +507,7 @@ export class ToolRegistry {
   /** What `envelope` and `execute` need of this registry. */
   #envelopeServices(): EnvelopeServices {
     return {
-      prepare: (call) => prepareCall(readCall(call), this.#prepareContext),
+      prepare: (call, allowed) => prepareCall(readCall(call), this.#prepareContext, allowed),
       tool: (name) => this.#tools.get(name),
       timeoutOf: (tool) => this.#timeoutOf(tool),
       traceparent: () => traceparentOf(this.#observers),

@@ -9,6 +9,7 @@ import {
   ToolEnvelopeError,
   ToolExecutionError,
   ToolMismatchError,
+  ToolNotAllowedError,
   ToolRateLimitedError,
   ToolRegistry,
   ToolTimeoutError,
@@ -100,6 +101,19 @@ describe.skipIf(redis === undefined)(title, () => {
       const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
       open.push(inspector);
       expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+    });
+
+    it("refuses a tool outside this turn's allow-list here, without enqueueing it, and runs sequential calls in order", async () => {
+      const order: string[] = [];
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry((args) => order.push(args.invoice)));
+      const [refused] = await queue.dispatchAll([call("1")], { allow: ["refund"] });
+      expect(refused?.status === "error" && refused.error).toBeInstanceOf(ToolNotAllowedError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+      const calls = ["a", "b", "c", "d"].map((invoice, index) => call(`s${index}`, { invoice, amount: 1 }));
+      await queue.dispatchAll(calls, { order: "sequential", allow: (name) => name === "pay" });
+      expect(order).toEqual(["a", "b", "c", "d"]);
     });
 
     it("runs a call enqueued twice, at once or later, as one job", async () => {
