@@ -19,7 +19,7 @@ describe("model-friendly repair", () => {
   it("is off by default: \"20\" stays an error", async () => {
     const { registry, handler } = registryWith();
     const error = await rejectionOf(registry.dispatch(toolCall("run", { count: "20" })));
-    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer"]);
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer (>= 1)"]);
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -62,7 +62,7 @@ describe("model-friendly repair", () => {
     const report = vi.fn();
     const { registry, handler } = registryWith(report);
     const error = await rejectionOf(registry.dispatch(toolCall("run", { count: "0" })));
-    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer"]);
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer (>= 1)"]);
     expect(report).not.toHaveBeenCalled();
     expect(handler).not.toHaveBeenCalled();
   });

@@ -7,7 +7,7 @@ import { appendSegment } from "../schema/pointer.js";
 import type { Issue } from "../text/issues.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan, typeTest } from "./plan.js";
-import { describeAllowed, describeSchemaFragment, describeTypes } from "../text/shapes.js";
+import { describeAllowed, describeNames, describeSchemaFragment, describeTypes } from "../text/shapes.js";
 
 export type { Issue } from "../text/issues.js";
 
@@ -234,7 +234,7 @@ export class SchemaExplainer {
     for (const property of object.properties) {
       const name = property.name;
       if (!Object.hasOwn(value, name)) {
-        if (property.required) valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+        if (property.required) valid = fail(walk, mode, () => missingMessage(name, this.#plans.shapeOf(property.schema)), name);
       } else if (property.required || value[name] !== undefined) {
         // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
         valid = this.#visitChild((property.plan ??= this.#plans.of(property.schema)), value[name], name, walk, mode) && valid;
@@ -258,7 +258,7 @@ export class SchemaExplainer {
           valid = this.#visitChild(this.#plans.of(subschema), value[key], key, walk, mode) && valid;
         }
         if (!described && object.hasAdditional) {
-          if (additional === undefined) valid = fail(walk, mode, "is not an allowed property", key);
+          if (additional === undefined) valid = fail(walk, mode, () => notAllowedMessage(object), key);
           else valid = this.#visitChild(additional, value[key], key, walk, mode) && valid;
         }
         if (!valid && mode === TEST) return false;
@@ -328,6 +328,17 @@ export class SchemaExplainer {
     }
     return valid;
   }
+}
+
+/** `must have required properties b (expected integer)`: the missing property's shape, when its schema says one. */
+function missingMessage(name: string, shape: string | undefined): string {
+  return shape === undefined ? `must have required properties ${name}` : `must have required properties ${name} (expected ${shape})`;
+}
+
+/** `is not an allowed property (allowed: "a", "b")`: the declared names, when they are all that is allowed. */
+function notAllowedMessage(object: ObjectPlan): string {
+  if (object.properties.length === 0 || object.patterns.length > 0) return "is not an allowed property";
+  return `is not an allowed property (allowed: ${describeNames(object.properties.map((property) => property.name))})`;
 }
 
 /**
