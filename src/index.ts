@@ -3,7 +3,7 @@ export type { Static, TSchema } from "typebox";
 
 export { ToolRegistry } from "./registry/registry.js";
 export type { ToolRegistryOptions, RegisterOptions, RepairReport, ToolRegistryChange } from "./registry/registry.js";
-export type { ArgumentRepair } from "./types.js";
+export type { ArgumentRepair, JsonTypeName } from "./types.js";
 export { validateToolArguments, parseToolArguments } from "./validation/arguments.js";
 export { precompileValidators } from "./validation/precompiled.js";
 export type { PrecompiledValidators } from "./validation/precompiled.js";

@@ -70,7 +70,7 @@ export interface ToolSuccess {
   isError: false;
   /** What the handler returned (awaited). */
   value: unknown;
-  /** Present only when the registry's opt-in `repair` converted arguments for this call. */
+  /** Present only when the registry's opt-in repair (`onRepair`) repaired arguments for this call. */
   repairs?: readonly ArgumentRepair[];
 }
 
@@ -131,12 +131,21 @@ export interface CompileStats {
   interpreted: number;
 }
 
-/** One repair: where, and the JSON type before and after. Never the value. */
+/** The name of a JSON value's type, as a repair report gives it. */
+export type JsonTypeName = "string" | "number" | "boolean" | "null" | "object" | "array";
+
+/**
+ * One repair: where, and the JSON type before and after. Never the value.
+ * - `string` to `number` or `boolean`: `"20"` where the schema says number, `"true"` where it says boolean;
+ * - `string` to `object` or `array`: a string holding the JSON of what the schema wants;
+ * - `null` to `omitted`: `null` for an optional property whose schema refuses `null`;
+ * - any type to `array`: a lone value where the schema wants an array of it.
+ */
 export interface ArgumentRepair {
   /** JSON Pointer of the repaired value (`/` for the root), segments escaped as in issues. */
   pointer: string;
-  /** The JSON type before: always `"string"`. */
-  from: string;
-  /** The JSON type after: `"number"` or `"boolean"`. */
-  to: string;
+  /** The JSON type before. */
+  from: JsonTypeName;
+  /** The JSON type after, or `"omitted"` when the property was left out. */
+  to: JsonTypeName | "omitted";
 }

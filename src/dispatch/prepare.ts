@@ -65,7 +65,7 @@ export function prepareCall(fields: CallFields, context: PrepareContext): Prepar
   const outcome = checkValue(validator, value);
   if (outcome === CheckOutcome.Valid) return { tool, toolCallId: fields.id, args: value, repairs: undefined };
   if (outcome === CheckOutcome.Invalid && context.onRepair !== undefined) {
-    const repaired = repairAndCheck(validator, tool.definition.parameters, value);
+    const repaired = repairAndCheck(validator, tool.definition.parameters, value, context.maxArgumentBytes);
     if (repaired !== undefined) {
       const repairs = Object.freeze(repaired.repairs);
       context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
