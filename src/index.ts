@@ -33,4 +33,5 @@ export type {
   DispatchAllOptions,
   CacheStats,
   CompileStats,
+  FailureStats,
 } from "./types.js";

@@ -117,6 +117,18 @@ export interface CacheStats {
   evictions: number;
 }
 
+/** Figures of the calls a registry refused for their arguments. */
+export interface FailureStats {
+  /** Calls refused for their arguments (each a `ToolArgumentsValidationError`). */
+  argumentFailures: number;
+  /**
+   * Of those, the calls that repeated the tool's previous refusal: the same arguments (the same
+   * JSON text, or an equal object) refused with the same issues, with no accepted call of the
+   * tool in between.
+   */
+  repeatedFailures: number;
+}
+
 /** What compiling has cost, and how validators run. */
 export interface CompileStats {
   /** Total time spent compiling, in milliseconds. */

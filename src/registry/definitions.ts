@@ -40,7 +40,7 @@ export class ToolDefinitions {
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     const timeoutMs = milliseconds("timeoutMs", options?.timeoutMs);
     const parameters = this.#snapshotOf(name, definition.parameters);
-    return { name, definition: Object.freeze({ ...definition, parameters }), handler: handler as ToolHandler<TSchema>, timeoutMs };
+    return { name, definition: Object.freeze({ ...definition, parameters }), handler: handler as ToolHandler<TSchema>, timeoutMs, lastRefusal: undefined };
   }
 
   #snapshotOf(toolName: string, schema: object): TSchema {

@@ -2,11 +2,12 @@ import type { TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { readCall } from "../dispatch/call-fields.js";
 import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { runCall } from "../dispatch/run.js";
 import { milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolHandler, ToolResult } from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, FailureStats, DispatchOptions, ToolCallContent, ToolDefinition, ToolHandler, ToolResult } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
@@ -88,6 +89,7 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
+  readonly #failures = new RepeatedFailures();
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
 
@@ -105,6 +107,7 @@ export class ToolRegistry {
       validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
+      failures: this.#failures,
     };
   }
 
@@ -182,6 +185,16 @@ export class ToolRegistry {
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
   cacheStats(): CacheStats {
     return this.#validators.stats();
+  }
+
+  /**
+   * The calls refused for their arguments: `{ argumentFailures, repeatedFailures }`. A repeated
+   * failure is a tool refusing the same arguments (the same JSON text, or an equal object) with the
+   * same issues as its previous refusal, with no accepted call of the tool in between; its text for
+   * the model says so (see `ToolArgumentsValidationError.repeats`).
+   */
+  failureStats(): FailureStats {
+    return this.#failures.stats();
   }
 
   /**
