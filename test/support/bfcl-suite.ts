@@ -103,7 +103,9 @@ function firstAnswer(schema: Record<string, unknown> | undefined, params: Record
     if (value === "") continue;
     const property = properties[key];
     const isMapOfLists = typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every(Array.isArray);
-    args[key] = property?.type === "object" && isMapOfLists ? firstAnswer(property, value as Record<string, unknown>) : value;
+    // A dict parameter's type is "object", or ["object", "null"] where its default is null.
+    const isDict = property?.type === "object" || (Array.isArray(property?.type) && property.type.includes("object"));
+    args[key] = isDict && isMapOfLists ? firstAnswer(property, value as Record<string, unknown>) : value;
   }
   return args;
 }
