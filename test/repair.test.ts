@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
+import { type ArgumentRepair, ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
 import { repairArguments } from "../src/validation/repair.js";
 import { thrownBy } from "./support/fixtures.js";
 
@@ -379,53 +379,90 @@ describe("repairArguments: properties on random schemas and values (Ajv as oracl
     expect(accepted).toBeGreaterThan(30);
   });
 
-  it("changes only what it reports, each change as its rule says, only where the rule applies, and never its input", () => {
-    const fired = { literal: 0, json: 0, omitted: 0, wrapped: 0 };
+  /** Every case's repairs, each with what the oracle needs to judge it: the value before and after, its schema and its parent's. */
+  function eachRepair(onRepair: (repair: Judged) => void): void {
     fc.assert(
       fc.property(cases, ([schema, value]) => {
         const before = structuredClone(value);
         const { value: after, repairs } = repairArguments(schema, value);
         expect(value).toEqual(before);
         const expected = structuredClone(before);
-        for (const { pointer, from, to } of repairs) {
-          const original = at(before, pointer);
-          const parent = subschemaAt(schema, pointer.split("/").slice(0, -1).join("/"));
-          const subschema = subschemaAt(schema, pointer);
-          expect(subschema, `a repair at ${pointer} where no subschema applies`).toBeDefined();
-          // Every rule repairs only a value its schema refuses.
-          expect(check(subschema, original)).toBe(false);
-          if (to === "omitted") {
-            fired.omitted++;
-            expect(original).toBeNull();
-            expect((parent as { required?: string[] }).required ?? []).not.toContain(lastSegment(pointer));
-            remove(expected, pointer);
-            continue;
-          }
-          const now = at(after, pointer);
-          if (from === "string" && (to === "number" || to === "boolean")) {
-            fired.literal++;
-            expect(typeof original).toBe("string");
-            expect(to === "boolean" ? String(now) === original : Number(original) === now).toBe(true);
-          } else if (from === "string" && (to === "object" || to === "array") && !isDeepStrictEqual(now, [original])) {
-            fired.json++;
-            expect(now).toEqual(JSON.parse(original as string));
-            expect(check(subschema, now)).toBe(true);
-          } else {
-            fired.wrapped++;
-            expect(to).toBe("array");
-            expect(now).toEqual([original]);
-            expect(check(subschema, now)).toBe(true);
-          }
-          put(expected, pointer, now as Json);
+        for (const repair of repairs) {
+          const { pointer, to } = repair;
+          const judged: Judged = {
+            ...repair,
+            original: at(before, pointer),
+            now: to === "omitted" ? undefined : at(after, pointer),
+            subschema: subschemaAt(schema, pointer),
+            parent: subschemaAt(schema, pointer.split("/").slice(0, -1).join("/")) as RandomSchema,
+          };
+          expect(judged.subschema, `a repair at ${pointer} where no subschema applies`).toBeDefined();
+          // Every rule repairs only a value the schema at its pointer refuses.
+          expect(check(judged.subschema, judged.original)).toBe(false);
+          onRepair(judged);
+          if (to === "omitted") remove(expected, pointer);
+          else put(expected, pointer, judged.now);
         }
+        // Nothing changes that is not reported.
         expect(after).toEqual(expected);
       }),
       runs,
     );
-    // Every rule was met often enough to count.
-    for (const count of Object.values(fired)) expect(count).toBeGreaterThanOrEqual(5);
+  }
+
+  it("rule 1 turns only a refused string into the number or boolean it spells", () => {
+    let fired = 0;
+    eachRepair(({ from, to, original, now }) => {
+      if (to !== "number" && to !== "boolean") return;
+      fired++;
+      expect(from).toBe("string");
+      expect(to === "boolean" ? String(now) === original : Number(original) === now).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 2 turns only a refused string into the object or array it holds, and only when the schema accepts that", () => {
+    let fired = 0;
+    eachRepair(({ from, to, original, now, subschema }) => {
+      if (from !== "string" || (to !== "object" && to !== "array") || isDeepStrictEqual(now, [original])) return;
+      fired++;
+      expect(now).toEqual(JSON.parse(original as string));
+      expect(check(subschema, now)).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 3 leaves out only a null the schema refuses, of a property its object does not require", () => {
+    let fired = 0;
+    eachRepair(({ from, to, pointer, original, parent }) => {
+      if (to !== "omitted") return;
+      fired++;
+      expect(from).toBe("null");
+      expect(original).toBeNull();
+      expect(parent.required ?? []).not.toContain(lastSegment(pointer));
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 4 wraps only a refused lone value, never null nor a string that looks like JSON, and only when the schema accepts the array", () => {
+    let fired = 0;
+    eachRepair(({ to, original, now, subschema }) => {
+      if (to !== "array" || !isDeepStrictEqual(now, [original])) return;
+      fired++;
+      expect(original).not.toBeNull();
+      if (typeof original === "string") expect(original.trim()).not.toMatch(/^(\{[^]*\}|\[[^]*\])$/);
+      expect(check(subschema, now)).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
   });
 });
+
+interface Judged extends ArgumentRepair {
+  readonly original: unknown;
+  readonly now: unknown;
+  readonly subschema: unknown;
+  readonly parent: RandomSchema;
+}
 
 function segments(pointer: string): string[] {
   return pointer === "/" || pointer === "" ? [] : pointer.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
