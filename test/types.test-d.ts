@@ -1,7 +1,19 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
-import { ToolRegistry, Type, validateToolArguments, parseToolArguments, type Static, type ToolDefinition, type ToolContext } from "../src/index.js";
+import {
+  ToolArgumentsValidationError,
+  ToolRegistry,
+  Type,
+  validateToolArguments,
+  parseToolArguments,
+  type ArgumentRepair,
+  type FailureStats,
+  type JsonTypeName,
+  type Static,
+  type ToolDefinition,
+  type ToolContext,
+} from "../src/index.js";
 
 // These tests run in the type checker (`tsc` in `npm test`); a wrong inference fails the build.
 const parameters = Type.Object({
@@ -55,5 +67,20 @@ describe("types", () => {
     new ToolRegistry().register({ name: "arktype", description: "", parameters: arkTypeLike }, () => 1);
     new ToolRegistry().register({ name: "json", description: "", parameters: z.toJSONSchema(weather) }, () => 1);
     new ToolRegistry().register({ name: "typebox", description: "", parameters }, (args) => expectTypeOf(args.path).toEqualTypeOf<string>());
+  });
+});
+
+describe("repair reports and failure figures", () => {
+  it("names JSON types in a repair, and omitted as what a null became", () => {
+    expectTypeOf<ArgumentRepair["from"]>().toEqualTypeOf<JsonTypeName>();
+    expectTypeOf<ArgumentRepair["to"]>().toEqualTypeOf<JsonTypeName | "omitted">();
+    // @ts-expect-error "undefined" is not a JSON type
+    const wrong: ArgumentRepair = { pointer: "/a", from: "undefined", to: "omitted" };
+    void wrong;
+  });
+
+  it("gives failureStats its two figures, and repeats on the validation error", () => {
+    expectTypeOf(new ToolRegistry().failureStats()).toEqualTypeOf<FailureStats>();
+    expectTypeOf<ToolArgumentsValidationError["repeats"]>().toEqualTypeOf<number>();
   });
 });
