@@ -1,4 +1,4 @@
-import { ToolArgumentsValidationError } from "../errors.js";
+import type { ToolArgumentsValidationError } from "../errors.js";
 import type { FailureStats } from "../types.js";
 import { fingerprintText, fingerprintValue } from "../validation/fingerprint.js";
 
@@ -6,7 +6,8 @@ import { fingerprintText, fingerprintValue } from "../validation/fingerprint.js"
 export interface LastRefusal {
   /** The fingerprint of the refused arguments (see `validation/fingerprint.ts`). */
   readonly fingerprint: string;
-  readonly issues: readonly string[];
+  /** The error's message: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
+  readonly message: string;
   readonly repeats: number;
 }
 
@@ -18,16 +19,17 @@ export interface RefusedTool {
 /**
  * Recognises a tool refusing the same arguments for the same reasons twice or more in a row, and
  * counts refusals. It keeps one refusal per tool (the last; a fingerprint of at most about a
- * kilobyte and the issue lines, themselves capped), so its memory is bounded by the number of
- * tools. Its work runs on the refusal path only: one pass over the arguments' text (or value).
+ * kilobyte and the error's message, its issues capped at 6,000 characters), so its memory is
+ * bounded by the number of tools. Its work runs on the refusal path only: one pass over the
+ * arguments' text (or value), and one comparison of two messages.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
   #repeatedFailures = 0;
 
   /**
-   * The error to throw for a refusal of `tool`'s arguments: `error` itself for a new failure, or
-   * the same error counting its `repeats` when the last refusal of this tool had the same
+   * The error to throw for a refusal of `tool`'s arguments: `error` itself, made for this call and
+   * not yet thrown, with its `repeats` counted when the last refusal of this tool had the same
    * fingerprint and the same issues.
    * @param raw the arguments as the call held them: JSON text, or an object
    * @param value the private value that was checked, when one was made
@@ -37,21 +39,17 @@ export class RepeatedFailures {
     this.#argumentFailures++;
     const fingerprint = typeof raw === "string" ? fingerprintText(raw, maxTextLength) : value === undefined ? "" : fingerprintValue(value);
     const last = tool.lastRefusal;
-    const repeats = last !== undefined && last.fingerprint === fingerprint && sameIssues(last.issues, error.issues) ? last.repeats + 1 : 0;
-    tool.lastRefusal = { fingerprint, issues: error.issues, repeats };
+    const repeats = last !== undefined && last.fingerprint === fingerprint && last.message === error.message ? last.repeats + 1 : 0;
+    tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;
     this.#repeatedFailures++;
-    return new ToolArgumentsValidationError(error.toolName, error.issues, repeats);
+    // The error was made for this call and nobody holds it yet: counting on it costs nothing more.
+    (error as { repeats: number }).repeats = repeats;
+    return error;
   }
 
   /** `{ argumentFailures, repeatedFailures }`. */
   stats(): FailureStats {
     return { argumentFailures: this.#argumentFailures, repeatedFailures: this.#repeatedFailures };
   }
-}
-
-function sameIssues(left: readonly string[], right: readonly string[]): boolean {
-  if (left.length !== right.length) return false;
-  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
-  return true;
 }
