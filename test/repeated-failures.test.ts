@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failureContent, ToolArgumentsValidationError, ToolRegistry, Type, type ToolFailure } from "../src/index.js";
-import { fingerprintText, fingerprintValue } from "../src/validation/fingerprint.js";
+import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
+import { textHash, valueHash } from "../src/validation/fingerprint.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const add = { name: "add", description: "Add two numbers", parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }) };
@@ -84,33 +85,65 @@ describe("a repeated failure", () => {
   });
 });
 
+describe("the memory of refusals", () => {
+  const refusal = () => new ToolArgumentsValidationError("tool", ["/a: must be integer"]);
+  const text = (length: number, middle = "x") => `{"a":"${"x".repeat(length / 2)}${middle}${"x".repeat(length / 2)}"}`;
+
+  it("compares kept texts exactly: a one-character change in the middle of a long text is another call", () => {
+    const memory = new RepeatedFailures();
+    const tool = { lastRefusal: undefined };
+    memory.refused(tool, text(100_000), undefined, refusal());
+    expect(memory.refused(tool, text(100_000), undefined, refusal()).repeats).toBe(1);
+    expect(memory.refused(tool, text(100_000, "y"), undefined, refusal()).repeats).toBe(0);
+  });
+
+  it("keeps at most 2^20 characters of long texts in all, then hashes a text's length and a sample of it, and a kept text still matches its hash", () => {
+    const memory = new RepeatedFailures();
+    const [big, other] = [{ lastRefusal: undefined }, { lastRefusal: undefined }];
+    memory.refused(big, text(1_040_000), undefined, refusal());
+    // No room left: this text is hashed, and a change the sample does not read goes unseen.
+    memory.refused(other, text(100_000), undefined, refusal());
+    expect(memory.refused(other, text(100_000, "y"), undefined, refusal()).repeats).toBe(1);
+    // Once the big text is forgotten (its tool's arguments passed), there is room again: texts are kept and compared whole.
+    memory.forget(big);
+    expect(memory.refused(other, text(100_000, "y"), undefined, refusal()).repeats).toBe(2);
+    expect(memory.refused(other, text(100_000), undefined, refusal()).repeats).toBe(0);
+  });
+
+  it("forgets a tool's refusal when the tool is unregistered, so that its text no longer counts", async () => {
+    const registry = new ToolRegistry().register(add, () => 1);
+    await failure(registry, text(1_040_000));
+    registry.unregister("add");
+    registry.register(add, () => 1).register({ name: "other", description: "", parameters: Type.Object({ a: Type.Integer() }) }, () => 1);
+    await failure(registry, text(100_000), "other");
+    expect((await failure(registry, text(100_000, "y"), "other")).content).not.toContain("in a row");
+  });
+});
+
 describe("the fingerprint of arguments", () => {
-  it("keeps short JSON text as it is, and hashes longer text into a few characters", () => {
-    expect(fingerprintText('{"a":1}', 1024)).toBe('t{"a":1}');
-    const long = JSON.stringify({ list: Array.from({ length: 100_000 }, (_, index) => index) });
-    expect(fingerprintText(long, 16_777_216).length).toBeLessThan(20);
-    expect(fingerprintText(long, 16_777_216)).not.toBe(fingerprintText(long.replace("99999", "99998"), 16_777_216));
+  it("hashes a text by its length and a sample: its first and last 1,024 characters, and 1,024 spread between", () => {
+    const long = `[${"1,".repeat(50_000)}1]`;
+    expect(textHash(long)).toBe(textHash(`${long}`));
+    expect(textHash(long)).not.toBe(textHash(`[2${long.slice(2)}`));
+    expect(textHash(long)).not.toBe(textHash(`${long.slice(0, -2)}2]`));
+    expect(textHash(long)).not.toBe(textHash(`${long} `));
+    const short = '{"a":1,"b":2}';
+    expect(textHash(short)).not.toBe(textHash('{"a":1,"b":3}'));
   });
 
-  it("tells text over the limit apart by its length and its first characters only", () => {
-    const text = `{"pad":"${"x".repeat(100_000)}"}`;
-    expect(fingerprintText(text, 1000)).toBe(fingerprintText(`${text.slice(0, -3)}y"}`, 1000));
-    expect(fingerprintText(text, 1000)).not.toBe(fingerprintText(`${text}  `, 1000));
-  });
-
-  it("gives equal objects one fingerprint, and tells types, keys, order and values apart", () => {
-    expect(fingerprintValue({ a: [1, "2", null, true] })).toBe(fingerprintValue({ a: [1, "2", null, true] }));
+  it("gives equal objects one hash, and tells types, keys, order and values apart", () => {
+    expect(valueHash({ a: [1, "2", null, true] })).toBe(valueHash({ a: [1, "2", null, true] }));
     const variants = [{ a: [1, "2", null, true] }, { a: [1, 2, null, true] }, { a: [1, "2", null, false] }, { b: [1, "2", null, true] }, { a: [1, "2", true, null] }, { a: { 0: 1 } }];
-    expect(new Set(variants.map(fingerprintValue)).size).toBe(variants.length);
+    expect(new Set(variants.map(valueHash)).size).toBe(variants.length);
   });
 
   it("walks a value with a cycle or deep nesting within its bounds", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     cyclic.again = cyclic;
-    expect(fingerprintValue(structuredClone(cyclic))).toMatch(/^v\d+$/);
+    expect(Number.isSafeInteger(valueHash(structuredClone(cyclic)))).toBe(true);
     let deep: unknown = 1;
     for (let level = 0; level < 100_000; level++) deep = [deep];
-    expect(fingerprintValue(deep)).toMatch(/^v\d+$/);
+    expect(Number.isSafeInteger(valueHash(deep))).toBe(true);
   });
 });

@@ -76,14 +76,14 @@ export function prepareCall(fields: CallFields, context: PrepareContext): Prepar
   }
   const outcome = checkValue(validator, value);
   if (outcome === CheckOutcome.Valid) {
-    if (tool.lastRefusal !== undefined) tool.lastRefusal = undefined;
+    if (tool.lastRefusal !== undefined) context.failures.forget(tool);
     return { tool, toolCallId: fields.id, args: value, repairs: undefined };
   }
   if (outcome === CheckOutcome.Invalid && context.onRepair !== undefined) {
     const repaired = repairAndCheck(validator, tool.definition.parameters, value, context.maxArgumentBytes);
     if (repaired !== undefined) {
       const repairs = Object.freeze(repaired.repairs);
-      tool.lastRefusal = undefined;
+      context.failures.forget(tool);
       context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
       return { tool, toolCallId: fields.id, args: repaired.value, repairs };
     }
@@ -94,5 +94,5 @@ export function prepareCall(fields: CallFields, context: PrepareContext): Prepar
 
 /** A refusal of the tool's arguments, as the failure memory sees it (counting a repeat). */
 function refused(context: PrepareContext, tool: RegisteredTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
-  return context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, context.maxArgumentBytes, error);
+  return context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, error);
 }

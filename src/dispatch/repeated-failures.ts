@@ -1,11 +1,16 @@
 import type { ToolArgumentsValidationError } from "../errors.js";
 import type { FailureStats } from "../types.js";
-import { fingerprintText, fingerprintValue } from "../validation/fingerprint.js";
+import { textHash, valueHash } from "../validation/fingerprint.js";
+
+/**
+ * The fingerprint of refused arguments: JSON text kept as it is (the caller's own string, compared
+ * with one native comparison), or a number: the hash of a text not kept, or of an object.
+ */
+type Fingerprint = string | number;
 
 /** A tool's last refusal, kept on the tool until its arguments next pass. */
 export interface LastRefusal {
-  /** The fingerprint of the refused arguments (see `validation/fingerprint.ts`). */
-  readonly fingerprint: string;
+  readonly fingerprint: Fingerprint;
   /** The error's message: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
   readonly message: string;
   readonly repeats: number;
@@ -16,16 +21,25 @@ export interface RefusedTool {
   lastRefusal: LastRefusal | undefined;
 }
 
+/** JSON texts this short are always kept whole: at most this many characters per tool. */
+const ALWAYS_KEPT_CHARACTERS = 1024;
+/** The most characters of longer refused texts one registry keeps, all tools together; past it, texts are hashed. */
+const MAX_KEPT_CHARACTERS = 1 << 20;
+
 /**
  * Recognises a tool refusing the same arguments for the same reasons twice or more in a row, and
- * counts refusals. It keeps one refusal per tool (the last; a fingerprint of at most about a
- * kilobyte and the error's message, its issues capped at 6,000 characters), so its memory is
- * bounded by the number of tools. Its work runs on the refusal path only: one pass over the
- * arguments' text (or value), and one comparison of two messages.
+ * counts refusals. It keeps one refusal per tool (the last), with a fingerprint of its arguments:
+ * JSON text as it is (up to 1,024 characters for every tool, and longer texts while all kept
+ * texts together stay within 2^20 characters), else a hash of the text's length and a 3 KiB sample
+ * of it; an object by a hash of its value. Its work runs on the refusal path only: at most one
+ * comparison of two texts or one bounded hash, one pass over an object, and one comparison of two
+ * messages.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
   #repeatedFailures = 0;
+  /** Characters of refused texts kept now, all tools together. */
+  #keptCharacters = 0;
 
   /**
    * The error to throw for a refusal of `tool`'s arguments: `error` itself, made for this call and
@@ -33,13 +47,20 @@ export class RepeatedFailures {
    * fingerprint and the same issues.
    * @param raw the arguments as the call held them: JSON text, or an object
    * @param value the private value that was checked, when one was made
-   * @param maxTextLength the longest text that is parsed (the registry's `maxArgumentBytes`)
    */
-  refused(tool: RefusedTool, raw: unknown, value: object | undefined, maxTextLength: number, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
+  refused(tool: RefusedTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
     this.#argumentFailures++;
-    const fingerprint = typeof raw === "string" ? fingerprintText(raw, maxTextLength) : value === undefined ? "" : fingerprintValue(value);
     const last = tool.lastRefusal;
-    const repeats = last !== undefined && last.fingerprint === fingerprint && last.message === error.message ? last.repeats + 1 : 0;
+    const released = last === undefined ? 0 : keptLength(last.fingerprint);
+    let fingerprint: Fingerprint;
+    if (typeof raw === "string") {
+      const room = MAX_KEPT_CHARACTERS - (this.#keptCharacters - released);
+      fingerprint = raw.length <= ALWAYS_KEPT_CHARACTERS || raw.length <= room ? raw : textHash(raw);
+    } else {
+      fingerprint = value === undefined ? "" : valueHash(value);
+    }
+    const repeats = last !== undefined && last.message === error.message && sameFingerprint(last.fingerprint, fingerprint) ? last.repeats + 1 : 0;
+    this.#keptCharacters += keptLength(fingerprint) - released;
     tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;
     this.#repeatedFailures++;
@@ -48,8 +69,27 @@ export class RepeatedFailures {
     return error;
   }
 
+  /** Forgets the tool's last refusal: its arguments passed, or it was unregistered. */
+  forget(tool: RefusedTool): void {
+    const last = tool.lastRefusal;
+    if (last === undefined) return;
+    this.#keptCharacters -= keptLength(last.fingerprint);
+    tool.lastRefusal = undefined;
+  }
+
   /** `{ argumentFailures, repeatedFailures }`. */
   stats(): FailureStats {
     return { argumentFailures: this.#argumentFailures, repeatedFailures: this.#repeatedFailures };
   }
+}
+
+/** Long kept texts count against the registry's bound; short ones are bounded per tool. */
+function keptLength(fingerprint: Fingerprint): number {
+  return typeof fingerprint === "string" && fingerprint.length > ALWAYS_KEPT_CHARACTERS ? fingerprint.length : 0;
+}
+
+/** Two fingerprints of the same arguments: equal texts, equal hashes, or a kept text whose hash is the other's. */
+function sameFingerprint(left: Fingerprint, right: Fingerprint): boolean {
+  if (typeof left === typeof right) return left === right;
+  return typeof left === "string" ? textHash(left) === right : textHash(right as string) === left;
 }

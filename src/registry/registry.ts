@@ -130,6 +130,8 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
+    const tool = this.#tools.get(name);
+    if (tool !== undefined) this.#failures.forget(tool);
     const removed = this.#tools.delete(name);
     if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
     return removed;

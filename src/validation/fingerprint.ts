@@ -1,36 +1,37 @@
 import { MAX_VALUE_DEPTH } from "../schema/keywords.js";
 
 /**
- * A short key for a call's arguments, so that a refusal can be recognised when the same
- * arguments come again: JSON text as written (kept whole when short, else hashed), an object by
- * value (hashed). Work is linear in the text, or in the value up to a bound of nodes; the key
- * is at most about a kilobyte.
+ * Fingerprints of a call's arguments, so that a refusal can be recognised when the same
+ * arguments come again. JSON text is best compared as it is (one native comparison); where it is
+ * not kept, its fingerprint is a hash of its length and a bounded sample of it, so that a text
+ * too long to keep costs no more to fingerprint than a short one. An object is hashed by value.
  */
 
-/** Texts up to this many characters are their own fingerprint: no hashing, and no collision. */
-const MAX_KEPT_CHARACTERS = 1024;
-/** The most characters of a text longer than the arguments limit that are hashed (with its length). */
-const MAX_OVERSIZED_CHARACTERS = 65_536;
+/** The characters of a long text that its hash reads: its first and last 1,024, and 1,024 spread evenly between. */
+const SAMPLE_CHARACTERS = 1024;
 /** The most nodes of an object value that are hashed; the rest counts as one marker. */
 const MAX_HASHED_NODES = 1 << 20;
 
-/**
- * The fingerprint of arguments sent as JSON text. Text within `maxTextLength` (what is parsed) is
- * hashed whole; longer text, refused for its size, by its length and its first characters.
- */
-export function fingerprintText(text: string, maxTextLength: number): string {
-  if (text.length <= MAX_KEPT_CHARACTERS) return `t${text}`;
-  const hasher = new Hasher();
+/** A text's hash: its length and a sample of it (`SAMPLE_CHARACTERS` at each end, and as many spread evenly between). */
+export function textHash(text: string): number {
+  const hasher = new Hasher(1);
   hasher.number(text.length);
-  hasher.text(text, Math.min(text.length, text.length > maxTextLength ? MAX_OVERSIZED_CHARACTERS : text.length));
-  return `h${hasher.digest()}`;
+  if (text.length <= 3 * SAMPLE_CHARACTERS) {
+    hasher.text(text, 0, text.length, 1);
+  } else {
+    hasher.text(text, 0, SAMPLE_CHARACTERS, 1);
+    const stride = Math.floor((text.length - 2 * SAMPLE_CHARACTERS) / SAMPLE_CHARACTERS);
+    hasher.text(text, SAMPLE_CHARACTERS, SAMPLE_CHARACTERS + stride * SAMPLE_CHARACTERS, stride);
+    hasher.text(text, text.length - SAMPLE_CHARACTERS, text.length, 1);
+  }
+  return hasher.digest();
 }
 
-/** The fingerprint of an arguments object (a private copy): its JSON types, keys and values, in order. */
-export function fingerprintValue(value: unknown): string {
-  const hasher = new Hasher();
+/** An object's hash (a private copy of arguments): its JSON types, keys and values, in order, up to 2^20 nodes and the value depth. */
+export function valueHash(value: unknown): number {
+  const hasher = new Hasher(2);
   hashValue(hasher, value, 0, { left: MAX_HASHED_NODES });
-  return `v${hasher.digest()}`;
+  return hasher.digest();
 }
 
 function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left: number }): void {
@@ -39,7 +40,7 @@ function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left:
     case "string":
       hasher.tag(1);
       hasher.number(value.length);
-      hasher.text(value, value.length);
+      hasher.text(value, 0, value.length, 1);
       return;
     case "number":
       hasher.tag(2);
@@ -48,10 +49,12 @@ function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left:
     case "boolean":
       hasher.tag(value ? 3 : 4);
       return;
-    case "bigint":
+    case "bigint": {
+      const digits = String(value);
       hasher.tag(5);
-      hasher.text(String(value), Infinity);
+      hasher.text(digits, 0, digits.length, 1);
       return;
+    }
     case "object":
       break;
     default:
@@ -70,8 +73,9 @@ function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left:
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
     // A structured-clone copy of something that is not plain data (a Date, a Map): its kind only.
+    const kind = Object.prototype.toString.call(value);
     hasher.tag(10);
-    hasher.text(Object.prototype.toString.call(value), Infinity);
+    hasher.text(kind, 0, kind.length, 1);
     return;
   }
   const keys = Object.keys(value);
@@ -79,17 +83,23 @@ function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left:
   hasher.number(keys.length);
   for (const key of keys) {
     hasher.number(key.length);
-    hasher.text(key, key.length);
+    hasher.text(key, 0, key.length, 1);
     hashValue(hasher, (value as Record<string, unknown>)[key], depth + 1, nodes);
   }
 }
 
 /** A 53-bit hash of a stream of tokens (cyrb53's mixing: two 32-bit lanes, finalised together). */
 class Hasher {
-  #h1 = 0xdeadbeef;
-  #h2 = 0x41c6ce57;
+  #h1: number;
+  #h2: number;
   readonly #float = new Float64Array(1);
   readonly #words = new Uint32Array(this.#float.buffer);
+
+  /** @param seed tells kinds of fingerprint apart: a text's hash never equals an object's by construction of its input */
+  constructor(seed: number) {
+    this.#h1 = 0xdeadbeef ^ seed;
+    this.#h2 = 0x41c6ce57 ^ seed;
+  }
 
   tag(code: number): void {
     this.#mix(code);
@@ -101,12 +111,11 @@ class Hasher {
     this.#mix(this.#words[1]!);
   }
 
-  /** The first `length` characters of `text` (or all of them). */
-  text(text: string, length: number): void {
-    const end = Math.min(length, text.length);
+  /** The characters of `text` from `start` to `end`, every `stride`-th. */
+  text(text: string, start: number, end: number, stride: number): void {
     let h1 = this.#h1;
     let h2 = this.#h2;
-    for (let index = 0; index < end; index++) {
+    for (let index = start; index < end; index += stride) {
       const unit = text.charCodeAt(index);
       h1 = Math.imul(h1 ^ unit, 2654435761);
       h2 = Math.imul(h2 ^ unit, 1597334677);
