@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failureContent, ToolArgumentsValidationError, ToolRegistry, Type, type ToolFailure } from "../src/index.js";
 import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
-import { textHash, valueHash } from "../src/validation/fingerprint.js";
+import { textHash, valueHash } from "../src/validation/argument-hash.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const add = { name: "add", description: "Add two numbers", parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }) };
@@ -120,7 +120,7 @@ describe("the memory of refusals", () => {
   });
 });
 
-describe("the fingerprint of arguments", () => {
+describe("the hashes of arguments", () => {
   it("hashes a text by its length and a sample: its first and last 1,024 characters, and 1,024 spread between", () => {
     const long = `[${"1,".repeat(50_000)}1]`;
     expect(textHash(long)).toBe(textHash(`${long}`));

@@ -1,6 +1,6 @@
 import type { ToolArgumentsValidationError } from "../errors.js";
 import type { FailureStats } from "../types.js";
-import { textHash, valueHash } from "../validation/fingerprint.js";
+import { textHash, valueHash } from "../validation/argument-hash.js";
 
 /**
  * The fingerprint of refused arguments: JSON text kept as it is (the caller's own string, compared

@@ -1,10 +1,11 @@
 import { MAX_VALUE_DEPTH } from "../schema/keywords.js";
 
 /**
- * Fingerprints of a call's arguments, so that a refusal can be recognised when the same
- * arguments come again. JSON text is best compared as it is (one native comparison); where it is
- * not kept, its fingerprint is a hash of its length and a bounded sample of it, so that a text
- * too long to keep costs no more to fingerprint than a short one. An object is hashed by value.
+ * Cheap, synchronous hashes of a call's arguments, so that a refusal can be recognised when the
+ * same arguments come again (not a call's identity: no cryptographic strength is claimed). JSON
+ * text is best compared as it is (one native comparison); where it is not kept, its hash reads its
+ * length and a bounded sample of it, so that a text too long to keep costs no more than a short
+ * one. An object is hashed by value.
  */
 
 /** The characters of a long text that its hash reads: its first and last 1,024, and 1,024 spread evenly between. */
