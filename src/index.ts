@@ -26,7 +26,7 @@ export type { LedgerStore, LedgerSetOptions, MemoryLedgerOptions, JsonValue } fr
 export type { ApprovalRequest, ApproveOptions } from "./execution/approvals.js";
 export { toolContent, isToolContent } from "./results/content.js";
 export type { ToolContent, ToolContentOptions, ContentItem, TextContent, ImageContent, AudioContent, ResourceContent } from "./results/content.js";
-export type { ArgumentRepair } from "./types.js";
+export type { ArgumentRepair, JsonTypeName } from "./types.js";
 export { validateToolArguments, parseToolArguments } from "./validation/arguments.js";
 export { precompileValidators } from "./validation/precompiled.js";
 export type { PrecompiledValidators } from "./validation/precompiled.js";
@@ -69,4 +69,5 @@ export type {
   DispatchAllOptions,
   CacheStats,
   CompileStats,
+  FailureStats,
 } from "./types.js";

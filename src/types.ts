@@ -98,7 +98,7 @@ export interface ToolSuccess {
    * `maxResultBytes`, the text that reaches the model: the cut text and a notice.
    */
   value: unknown;
-  /** Present only when the registry's opt-in `repair` converted arguments for this call. */
+  /** Present only when the registry's opt-in repair (`onRepair`) repaired arguments for this call. */
   repairs?: readonly ArgumentRepair[];
   /**
    * Absent when the handler ran for this call; otherwise how its result came to be: `"in-flight"`
@@ -197,6 +197,18 @@ export interface CacheStats {
   evictions: number;
 }
 
+/** Figures of the calls a registry refused for their arguments. */
+export interface FailureStats {
+  /** Calls refused for their arguments (each a `ToolArgumentsValidationError`). */
+  argumentFailures: number;
+  /**
+   * Of those, the calls that repeated the tool's previous refusal: the same arguments (the same
+   * JSON text, or an equal object) refused with the same issues, with no accepted call of the
+   * tool in between.
+   */
+  repeatedFailures: number;
+}
+
 /** What compiling has cost, and how validators run. */
 export interface CompileStats {
   /** Total time spent compiling, in milliseconds. */
@@ -211,12 +223,21 @@ export interface CompileStats {
   interpreted: number;
 }
 
-/** One repair: where, and the JSON type before and after. Never the value. */
+/** The name of a JSON value's type, as a repair report gives it. */
+export type JsonTypeName = "string" | "number" | "boolean" | "null" | "object" | "array";
+
+/**
+ * One repair: where, and the JSON type before and after. Never the value.
+ * - `string` to `number` or `boolean`: `"20"` where the schema says number, `"true"` where it says boolean;
+ * - `string` to `object` or `array`: a string holding the JSON of what the schema wants;
+ * - `null` to `omitted`: `null` for an optional property whose schema refuses `null`;
+ * - any type to `array`: a lone value where the schema wants an array of it.
+ */
 export interface ArgumentRepair {
   /** JSON Pointer of the repaired value (`/` for the root), segments escaped as in issues. */
   pointer: string;
-  /** The JSON type before: always `"string"`. */
-  from: string;
-  /** The JSON type after: `"number"` or `"boolean"`. */
-  to: string;
+  /** The JSON type before. */
+  from: JsonTypeName;
+  /** The JSON type after, or `"omitted"` when the property was left out. */
+  to: JsonTypeName | "omitted";
 }

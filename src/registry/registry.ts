@@ -2,6 +2,7 @@ import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { type CallFields, readCall } from "../dispatch/call-fields.js";
 import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
 import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
@@ -18,7 +19,7 @@ import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, 
 import { deniedMessage } from "../text/denied.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolDenial, ToolHandler, ToolResult } from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, FailureStats, ToolCallContent, ToolDefinition, ToolDenial, ToolHandler, ToolResult } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
@@ -141,6 +142,7 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
+  readonly #failures = new RepeatedFailures();
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
   readonly #tracker: ExecutionTracker;
@@ -169,6 +171,7 @@ export class ToolRegistry {
       validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
+      failures: this.#failures,
     };
     this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
     this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
@@ -215,6 +218,8 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
+    const tool = this.#tools.get(name);
+    if (tool !== undefined) this.#failures.forget(tool);
     const removed = this.#tools.delete(name);
     if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
     return removed;
@@ -275,6 +280,16 @@ export class ToolRegistry {
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
   cacheStats(): CacheStats {
     return this.#validators.stats();
+  }
+
+  /**
+   * The calls refused for their arguments: `{ argumentFailures, repeatedFailures }`. A repeated
+   * failure is a tool refusing the same arguments (the same JSON text, or an equal object) with the
+   * same issues as its previous refusal, with no accepted call of the tool in between; its text for
+   * the model says so (see `ToolArgumentsValidationError.repeats`).
+   */
+  failureStats(): FailureStats {
+    return this.#failures.stats();
   }
 
   /**
