@@ -294,7 +294,7 @@ export interface ToolCallDeltaEvent extends ToolStreamEventBase {
   type: "tool-call-delta";
   /** The piece of JSON text. */
   argumentsDelta: string;
-  /** The arguments parsed so far: a live value that grows with the stream, built when first read. */
+  /** The arguments parsed so far: built when read, one value for the call brought up to date at each read. */
   readonly value: unknown;
   /** The problems certain from the arguments so far (see `ArgumentStreamState.issues`). */
   issues: readonly string[];

@@ -63,7 +63,10 @@ export class ArgumentReader implements IssueSink {
     this.#argumentsOf = options.argumentsOf;
     // Compiled now: a schema that cannot compile fails the stream before its arguments arrive.
     context.validator(tool);
-    const checker = new PrefixChecker(plansOf(tool.definition.parameters), this, { nullsMayBeDropped: options.argumentsOf !== undefined });
+    const checker = new PrefixChecker(plansOf(tool.definition.parameters), this, {
+      nullsMayBeDropped: options.argumentsOf !== undefined,
+      stringsMayBeRepaired: context.onRepair !== undefined,
+    });
     this.#parser = new IncrementalJsonParser<PlanSet>(false, checker);
   }
 
@@ -92,7 +95,7 @@ export class ArgumentReader implements IssueSink {
     return this.#lines;
   }
 
-  /** The value parsed so far (a live object that grows with the text); built from the text when first asked for. */
+  /** The value parsed so far: one value for the whole text, built when first asked for and brought up to date at each ask. */
   get value(): unknown {
     if (this.#builder === undefined) {
       this.#builder = new IncrementalJsonParser(true);

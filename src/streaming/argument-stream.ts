@@ -16,9 +16,9 @@ export interface ArgumentStreamState<T> {
   /**
    * The arguments parsed so far: objects and arrays as soon as they open, strings as they grow
    * (never ending in half a surrogate pair), numbers, booleans and `null` once complete; a
-   * property once its value begins. `undefined` before the text holds a value. It is one live
-   * value that grows with every push (copy it to keep a snapshot), built when first read, so a
-   * stream nobody reads the value of does not build it.
+   * property once its value begins. `undefined` before the text holds a value. It is built
+   * when read, and is one value for the whole stream, brought up to date with the text at each
+   * read (copy it to keep a snapshot): a stream whose value nobody reads never builds it.
    */
   readonly value: DeepPartial<T> | undefined;
   /**

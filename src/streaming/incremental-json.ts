@@ -150,9 +150,14 @@ export class IncrementalJsonParser<Plans = never> {
     return this.#root;
   }
 
-  /** Whether the text read so far is a complete JSON value (whitespace may still follow). */
+  /** Whether the text read so far is one complete JSON value, as `JSON.parse` would accept it (a root number may still go on). */
   get complete(): boolean {
-    return this.#state === END;
+    return this.#state === END || (this.#state === NUMBER && this.#top === undefined && isWholeNumber(this.#numberState));
+  }
+
+  /** Ends the text: a number at the root, which only the end of the text ends, is complete now. */
+  end(): void {
+    if (this.#state === NUMBER && this.#top === undefined) this.write(" ");
   }
 
   /** Whether any value has begun: the text holds more than whitespace. */
@@ -559,6 +564,11 @@ export class IncrementalJsonParser<Plans = never> {
     for (let index = segments.length - 1; index >= 0; index--) pointer = appendSegment(pointer, segments[index]!);
     return pointer;
   }
+}
+
+/** Whether a number in this state is a whole JSON number (it may still go on). */
+function isWholeNumber(state: number): boolean {
+  return state === N_ZERO || state === N_INTEGER || state === N_FRACTION || state === N_EXPONENT;
 }
 
 /** Where the run of a JSON string that starts at `index` ends (see `STRING_RUN`); `-1` when the engine could not tell (a run of a million escapes overflows its stack). */

@@ -22,6 +22,11 @@ export interface PrefixCheckerOptions {
    * reported about a `null` then.
    */
   readonly nullsMayBeDropped: boolean;
+  /**
+   * Whether a string may yet be converted before the final check (the registry's opt-in repair
+   * turns `"20"` into 20 where the schema says number): nothing is reported about a string then.
+   */
+  readonly stringsMayBeRepaired: boolean;
 }
 
 /** The issue of a property that a closed object does not describe, as the explanation of a refusal words it. */
@@ -44,11 +49,13 @@ export class PrefixChecker implements ValueObserver<PlanSet> {
   readonly #plans: SchemaPlans;
   readonly #sink: IssueSink;
   readonly #ignoreNulls: boolean;
+  readonly #ignoreStrings: boolean;
 
   constructor(plans: SchemaPlans, sink: IssueSink, options: PrefixCheckerOptions) {
     this.#plans = plans;
     this.#sink = sink;
     this.#ignoreNulls = options.nullsMayBeDropped;
+    this.#ignoreStrings = options.stringsMayBeRepaired;
   }
 
   rootPlans(): PlanSet {
@@ -73,7 +80,7 @@ export class PrefixChecker implements ValueObserver<PlanSet> {
       if (kind !== ValueKind.Object) this.#sink.replaceAll(ROOT_ISSUES.notPlainObject);
       return false;
     }
-    if (kind === ValueKind.Null && this.#ignoreNulls) return false;
+    if ((kind === ValueKind.Null && this.#ignoreNulls) || (kind === ValueKind.String && this.#ignoreStrings)) return false;
     // A value whose kind no type here allows: certain from its first character.
     const messages = plans.kindMessages[kind];
     if (messages !== undefined) for (const message of messages) this.#sink.add(at.pointer(), message);
