@@ -89,7 +89,8 @@ export async function* dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Ite
           for (const event of run.read(step.value)) yield event;
         }
       } else if (run.settled) {
-        break;
+        // A result that arrived while the last events were being read is still to be yielded.
+        if (run.mailbox.size === 0) break;
       } else {
         await run.mailbox.arrival();
       }
@@ -171,7 +172,7 @@ class StreamRun {
         if (call.toolName === undefined) this.#announce(call, "", undefined, events);
         this.#fail(call, new ToolAbortedError(call.shownName, call.toolCallId, this.#abortReason()), events);
       } else {
-        this.#end(call, events);
+        this.#end(call, events, stopped);
       }
     }
     for (const event of events) this.mailbox.put(event);
@@ -213,14 +214,22 @@ class StreamRun {
     this.#certainFailure(new ToolArgumentsValidationError(call.shownName, issues));
   }
 
-  /** The call's arguments are complete: its final check, then its run (or its failure). */
-  #end(call: StreamedCall, events: ToolStreamEvent[]): void {
+  /**
+   * The call's arguments are complete: its final check, then its run (or its failure).
+   * @param stopped whether an abort stopped the stream (and perhaps cut these arguments short)
+   */
+  #end(call: StreamedCall, events: ToolStreamEvent[], stopped = false): void {
     if (call.toolName === undefined) {
       // A call that never named its tool fails as dispatch fails a call with no name.
       this.#start(call, "", undefined, events);
       if (call.finished) return;
     }
     const reader = call.reader!;
+    if (call.invalid !== undefined && stopped && !reader.complete) {
+      // Arguments an abort cut short after a certain problem: that problem, not the cut, is what is wrong with them.
+      this.#fail(call, new ToolArgumentsValidationError(call.shownName, call.invalid), events);
+      return;
+    }
     let prepared: PreparedCall;
     try {
       prepared = reader.prepare();
