@@ -21,9 +21,11 @@ interface StreamedCall {
  * part without `willContinue` or `partialArgs` is a whole call (Gemini 2, and Gemini 3 without
  * argument streaming). Gemini 3's streamed call starts with a part naming it with
  * `willContinue: true`; its arguments come as `partialArgs` entries addressed by JSON path,
- * written here as JSON text; the first part without `willContinue` ends it. A stream may end
- * without that last part, or name the next call first: the open call ends then. Gemini may leave
- * ids out: one is made, starting with `prefix`, which the adapter's `result()` leaves out again.
+ * written here as JSON text; the first part without `willContinue` ends it, whether or not it is
+ * the empty terminal part (which a stream may leave out). A call still to continue when the
+ * stream ends, or when the next call is named, was cut short: its text is left unfinished, so
+ * that it fails as arguments that are not JSON, and never runs on a truncated value. Gemini may
+ * leave ids out: one is made, starting with `prefix`, which the adapter's `result()` leaves out again.
  */
 export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   stream: AsyncIterable<TChunk>,
@@ -41,8 +43,8 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
       const partialArgs = fieldOf(call, "partialArgs");
       const continues = fieldOf(call, "willContinue") === true;
       if (name !== undefined && name !== "") {
-        // A named part starts a call: the open one ends, even if its last part never came.
-        if (open !== undefined) yield end(open);
+        // A named part starts a call: one still open was cut short.
+        if (open !== undefined) yield cut(open);
         open = undefined;
         const id = stringOf(call, "id");
         const toolCallId = id === undefined || id === "" ? generatedId(prefix) : id;
@@ -73,10 +75,16 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
       }
     }
   }
-  // The stream ended without the call's last part: its arguments end here.
-  if (open !== undefined) yield end(open);
+  // The stream ended while the call was to continue: it was cut short.
+  if (open !== undefined) yield cut(open);
 }
 
+/** A call cut short: done, its text unfinished. */
+function cut(call: StreamedCall): ToolCallDelta {
+  return { toolCallId: call.toolCallId, done: true };
+}
+
+/** A call's last part came: its text is finished. */
 function end(call: StreamedCall): ToolCallDelta {
   return call.broken ? { toolCallId: call.toolCallId, done: true } : { toolCallId: call.toolCallId, argumentsDelta: call.writer.end(), done: true };
 }
