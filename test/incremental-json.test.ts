@@ -82,6 +82,24 @@ describe("the incremental JSON parser", () => {
     );
   });
 
+  it("reads every number as JSON.parse does: integers, fractions, exponents, past 2^53 and beyond a double's range", () => {
+    const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 30 });
+    const number = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc.tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 3 })))).map(
+        ([negative, integer, fraction, exponent]) => `${negative ? "-" : ""}${integer.replace(/^0+(?=\d)/, "")}${fraction === null ? "" : `.${fraction}`}${exponent === null ? "" : exponent.join("")}`,
+      ),
+    );
+    fc.assert(
+      fc.property(number, fc.nat(), (text, cut) => {
+        const json = `{"n":${text}}`;
+        const parser = parse(split(json, [cut]));
+        expect(Object.is((parser.value as { n: number }).n, (JSON.parse(json) as { n: number }).n)).toBe(true);
+      }),
+      { seed, numRuns: numRuns * 5 },
+    );
+  });
+
   it("knows the text can no longer be JSON at the first character JSON forbids", () => {
     for (const [text, at] of [
       ['{"a":01', 6],

@@ -81,12 +81,16 @@ export class ArgumentReader implements IssueSink {
       this.#oversize = true;
       // Exactly what dispatch says of this text, from dispatch's own check.
       this.#replaced = this.#failure()?.issues ?? EMPTY;
+      this.full = true;
       return;
     }
     const parser = this.#parser;
     if (parser.failed) return;
     parser.write(delta);
-    if (parser.failed) this.#replaced = [ROOT_ISSUES.notJson];
+    if (parser.failed) {
+      this.#replaced = [ROOT_ISSUES.notJson];
+      this.full = true;
+    }
   }
 
   /** The problems certain from the text so far, as `<JSON Pointer>: <message>` lines (never an argument value). */
@@ -130,18 +134,19 @@ export class ArgumentReader implements IssueSink {
 
   // IssueSink: what the prefix checker reports.
 
-  get full(): boolean {
-    return this.#found.length > MAX_ISSUES || this.#replaced !== undefined;
-  }
+  /** Whether the issues shown are all there will be: one replaced every other, or there are as many as an error shows. */
+  full = false;
 
   add(pointer: string, message: string): void {
     if (this.full) return;
     this.#found.push({ pointer, message });
     this.#lines = Object.freeze(issueLines(this.#found));
+    if (this.#found.length > MAX_ISSUES) this.full = true;
   }
 
   replaceAll(line: string): void {
     this.#replaced ??= [line];
+    this.full = true;
   }
 
   /** The failure dispatch would report for the text as it stands, if any. */

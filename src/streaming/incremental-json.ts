@@ -60,6 +60,8 @@ const N_EXPONENT = 8;
 const N_INVALID = 9;
 
 const LITERALS = ["true", "false", "null"] as const;
+/** The powers of ten a double holds exactly: 10^0 to 10^22. */
+const POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
 /**
  * A run of a JSON string: characters it may hold as they are, and complete, valid escapes
  * (sticky: it matches where `lastIndex` says). Written as an unrolled loop, with no alternation
@@ -107,7 +109,6 @@ export class IncrementalJsonParser<Plans = never> {
   #top: Frame<Plans> | undefined = undefined;
   #state = VALUE;
   #root: unknown = undefined;
-  #started = false;
 
   // The value or key being read: where it goes, its plans, and whether the observer wants it complete.
   #segment: string | number | undefined = undefined;
@@ -128,8 +129,10 @@ export class IncrementalJsonParser<Plans = never> {
   // A number being read across pieces, and a literal.
   #numberText = "";
   #numberState = N_START;
-  /** The digits of an integer read so far, as a number (exact while it is a safe integer). */
+  /** The digits read so far (of the integer and the fraction), as a number: exact while it is a safe integer. */
   #integer = 0;
+  /** How many of those digits are the fraction's. */
+  #fractionDigits = 0;
   #negative = false;
   #literal = 0;
   #literalIndex = 0;
@@ -158,11 +161,6 @@ export class IncrementalJsonParser<Plans = never> {
   /** Ends the text: a number at the root, which only the end of the text ends, is complete now. */
   end(): void {
     if (this.#state === NUMBER && this.#top === undefined) this.write(" ");
-  }
-
-  /** Whether any value has begun: the text holds more than whitespace. */
-  get started(): boolean {
-    return this.#started;
   }
 
   /** Whether the text can no longer become JSON. */
@@ -212,6 +210,11 @@ export class IncrementalJsonParser<Plans = never> {
           this.#pendingHigh = "";
           this.#endString(value);
           index++;
+          // A key is followed by its colon, most often at once.
+          if (this.#state === COLON && index < length && text.charCodeAt(index) === 58) {
+            this.#state = VALUE;
+            index++;
+          }
         } else {
           if (run !== "") this.#append(run);
           // A backslash here starts an escape this piece does not finish, or an invalid one.
@@ -260,8 +263,14 @@ export class IncrementalJsonParser<Plans = never> {
         case AFTER: {
           index++;
           const frame = this.#top!;
-          if (code === 44) this.#state = frame.isArray ? VALUE : KEY;
-          else if (code === (frame.isArray ? 93 : 125)) this.#close(frame.isArray);
+          if (code === 44) {
+            // In an object, a comma is followed by the next key's quote, most often at once.
+            if (frame.isArray) this.#state = VALUE;
+            else if (index < length && text.charCodeAt(index) === 34) {
+              index++;
+              this.#beginKey();
+            } else this.#state = KEY;
+          } else if (code === (frame.isArray ? 93 : 125)) this.#close(frame.isArray);
           else this.#state = FAILED;
           break;
         }
@@ -320,7 +329,6 @@ export class IncrementalJsonParser<Plans = never> {
       plans = parent.memberPlans;
     }
     this.#plans = plans;
-    this.#started = true;
     this.#wanted = plans !== undefined && this.#observer!.begin(plans, kind, depth, this.#at);
     switch (kind) {
       case ValueKind.Object:
@@ -343,6 +351,7 @@ export class IncrementalJsonParser<Plans = never> {
         this.#numberText = "";
         this.#numberState = N_START;
         this.#integer = 0;
+        this.#fractionDigits = 0;
         this.#negative = false;
         this.#state = NUMBER;
         return;
@@ -491,15 +500,19 @@ export class IncrementalJsonParser<Plans = never> {
     const start = index;
     let state = this.#numberState;
     let integer = this.#integer;
+    let fractionDigits = this.#fractionDigits;
     while (index < length) {
       const code = text.charCodeAt(index);
       if (code >= 48 && code <= 57) {
         if (state === N_INTEGER) integer = integer * 10 + (code - 48);
-        else if (state === N_START || state === N_MINUS) {
+        else if (state === N_FRACTION || state === N_DOT) {
+          state = N_FRACTION;
+          integer = integer * 10 + (code - 48);
+          fractionDigits++;
+        } else if (state === N_START || state === N_MINUS) {
           state = code === 48 ? N_ZERO : N_INTEGER;
           integer = code - 48;
         } else if (state === N_ZERO) state = N_INVALID;
-        else if (state === N_DOT) state = N_FRACTION;
         else if (state === N_E || state === N_E_SIGN) state = N_EXPONENT;
       } else if (code === 46) {
         state = state === N_ZERO || state === N_INTEGER ? N_DOT : N_INVALID;
@@ -524,12 +537,16 @@ export class IncrementalJsonParser<Plans = never> {
       // The number may go on in the next piece.
       this.#numberText += text.slice(start, index);
       this.#integer = integer;
+      this.#fractionDigits = fractionDigits;
       return length;
     }
     let value: number;
     if ((state === N_INTEGER || state === N_ZERO) && integer <= Number.MAX_SAFE_INTEGER) {
       // Every step was exact: the value JSON.parse gives, without reading the text again.
       value = this.#negative ? -integer : integer;
+    } else if (state === N_FRACTION && integer <= Number.MAX_SAFE_INTEGER && fractionDigits < POWERS_OF_TEN.length) {
+      // Both operands exact, so one division rounds correctly (Clinger's fast path): JSON.parse's value.
+      value = (this.#negative ? -integer : integer) / POWERS_OF_TEN[fractionDigits]!;
     } else if (state === N_FRACTION || state === N_EXPONENT || state === N_INTEGER) {
       value = Number(this.#numberText === "" ? text.slice(start, index) : this.#numberText + text.slice(start, index));
     } else {
