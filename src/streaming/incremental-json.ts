@@ -205,9 +205,9 @@ export class IncrementalJsonParser<Plans = never> {
           if (this.#stable !== "" || this.#pendingHigh !== "") {
             this.#append(run);
             value = this.#pendingHigh === "" ? this.#stable : this.#stable + this.#pendingHigh;
+            this.#stable = "";
+            this.#pendingHigh = "";
           }
-          this.#stable = "";
-          this.#pendingHigh = "";
           this.#endString(value);
           index++;
           // A key is followed by its colon, most often at once.
@@ -341,14 +341,13 @@ export class IncrementalJsonParser<Plans = never> {
       }
       case ValueKind.String:
         this.#stringIsKey = false;
+        // The text kept of the last string was cleared when it ended.
         this.#keep = this.#build || this.#wanted;
-        this.#stable = "";
-        this.#pendingHigh = "";
         if (this.#build) this.#place("");
         this.#state = STRING;
         return;
       case ValueKind.Number:
-        this.#numberText = "";
+        // The text kept of the last number was cleared when it ended.
         this.#numberState = N_START;
         this.#integer = 0;
         this.#fractionDigits = 0;
@@ -365,8 +364,6 @@ export class IncrementalJsonParser<Plans = never> {
   #beginKey(): void {
     this.#stringIsKey = true;
     this.#keep = true;
-    this.#stable = "";
-    this.#pendingHigh = "";
     this.#state = STRING;
   }
 
