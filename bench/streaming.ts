@@ -86,7 +86,9 @@ async function measurePayload(payload: StreamingPayload, settings: MeasureSettin
       },
     },
   ];
-  const timings = await measureInterleaved(cases, settings);
+  // The value case is timed on its own: building values gives the parser's shared code other types to
+  // handle, which would slow the stream it is compared with (an application does one or the other).
+  const timings = [...(await measureInterleaved(cases.slice(0, 2), settings)), ...(await measureInterleaved(cases.slice(2), settings))];
   // Quadratic, so timed once (after a warm-up on a tenth of the stream): it takes seconds.
   partialJsonStream(deltas.slice(0, Math.ceil(deltas.length / 10)));
   const partialJsonNs = (await timeMs(() => partialJsonStream(deltas))) * 1e6;

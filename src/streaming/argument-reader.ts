@@ -48,9 +48,10 @@ export class ArgumentReader implements IssueSink {
   #lines: readonly string[] = EMPTY;
   /** Set when one issue about the whole text replaces every other. */
   #replaced: readonly string[] | undefined;
-  // The partial value, built on demand from the text not yet read into it.
+  // The partial value, built on demand from the text not yet read into it (the first `#unbuiltCount` pieces).
   #builder: IncrementalJsonParser | undefined;
   readonly #unbuilt: string[] = [];
+  #unbuiltCount = 0;
 
   /**
    * @param context what dispatch's prepare step reads of the registry
@@ -75,7 +76,7 @@ export class ArgumentReader implements IssueSink {
     if (this.#oversize || delta === "") return;
     this.#text += delta;
     this.#characters += delta.length;
-    if (this.#builder !== undefined) this.#unbuilt.push(delta);
+    if (this.#builder !== undefined) this.#unbuilt[this.#unbuiltCount++] = delta;
     // Bytes are counted only once the text could be near the limit (a UTF-16 unit is at most 3 bytes).
     if ((this.#bytes >= 0 || this.#characters * 3 > this.#context.maxArgumentBytes) && this.#exceedsMaxBytes(delta)) {
       this.#oversize = true;
@@ -104,9 +105,11 @@ export class ArgumentReader implements IssueSink {
     if (this.#builder === undefined) {
       this.#builder = new IncrementalJsonParser(true);
       this.#builder.write(this.#text);
-    } else if (this.#unbuilt.length > 0) {
-      for (const delta of this.#unbuilt) this.#builder.write(delta);
-      this.#unbuilt.length = 0;
+    } else if (this.#unbuiltCount > 0) {
+      // The array is kept, and its slots reused: emptying it would cost more than reading it.
+      for (let index = 0; index < this.#unbuiltCount; index++) this.#builder.write(this.#unbuilt[index]!);
+      this.#unbuilt.fill("", 0, this.#unbuiltCount);
+      this.#unbuiltCount = 0;
     }
     return this.#builder.value;
   }
