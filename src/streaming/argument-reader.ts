@@ -3,7 +3,9 @@ import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredToo
 import { ToolArgumentsValidationError } from "../errors.js";
 import { type Issue, issueLines, MAX_ISSUES, ROOT_ISSUES } from "../text/issues.js";
 import type { ToolCallContent } from "../types.js";
-import { IncrementalJsonParser } from "./incremental-json.js";
+import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
+import type { CompiledValidator } from "../validation/cache.js";
+import { IncrementalJsonParser, LAYOUT_SAMPLE } from "./incremental-json.js";
 import { type PlanSet, plansOf } from "./plan-sets.js";
 import { type IssueSink, PrefixChecker } from "./prefix-checker.js";
 
@@ -186,4 +188,20 @@ function utf8Bytes(text: string): number {
     bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
   }
   return bytes;
+}
+
+/** A reader kept for the life of the module, read through every kind of value once: see `keepLayouts`. */
+export const READER_LAYOUT_KEEPER: ArgumentReader = layoutKeeper();
+
+function layoutKeeper(): ArgumentReader {
+  const parameters = { type: "object", properties: { k: { type: "string" } } } as unknown as RegisteredTool["definition"]["parameters"];
+  const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined };
+  // Never asked to check: only its layout is wanted.
+  const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true };
+  const reader = new ArgumentReader(tool, { tools: new Map(), validator: () => validator, maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES, onRepair: undefined }, { toolCallId: "" });
+  for (const piece of LAYOUT_SAMPLE) {
+    reader.push(piece);
+    void reader.value;
+  }
+  return reader;
 }

@@ -1,5 +1,5 @@
 import { describeOption } from "../options.js";
-import type { ArgumentReader } from "./argument-reader.js";
+import { type ArgumentReader, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 
 /**
  * What arguments of type `T` may look like while they stream: every property optional, all the
@@ -109,3 +109,11 @@ export interface ArgumentStreamOptions {
   /** The call's id, as the registry's `onRepair` reports it. */
   toolCallId?: string;
 }
+
+/** A stream and a push state kept for the life of the module: see `keepLayouts`. */
+export const STREAM_LAYOUT_KEEPERS: readonly [ArgumentStream, ArgumentStreamState<unknown>] = (() => {
+  const stream = new ArgumentStream(READER_LAYOUT_KEEPER);
+  const state = stream.push("");
+  void state.value;
+  return [stream, state] as const;
+})();

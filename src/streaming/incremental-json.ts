@@ -600,3 +600,21 @@ function stringRunEnd(text: string, index: number): number {
 function decodeRun(raw: string): string {
   return raw.indexOf("\\") === -1 ? raw : (JSON.parse(`"${raw}"`) as string);
 }
+
+/** A text with every kind of value, escape and number form, in pieces split inside tokens: what {@link keepLayouts} reads. */
+export const LAYOUT_SAMPLE: readonly string[] = ['{"k":"plain","e":"a\\n\\u00e9\\"', '\\ud83d\\ude00","n":[0,-1', "2,1.5,-0.25e3,", "4294967296,12345678901234567890,1e400],", '"o":{"t":true,"f":false,"z":null},"s":"x', 'y"}'];
+
+/**
+ * V8 drops a class's object layouts once no instance of it is left, and with them the optimized
+ * code built on them: after a full garbage collection with no stream open, the next stream would
+ * run unoptimized for its first thousands of characters. Parsers kept for the life of the module,
+ * each read through every kind of value once, keep the layouts, and so the code, of those that
+ * follow.
+ */
+export function keepLayouts<T>(parser: T & { write(text: string): void }): T {
+  for (const piece of LAYOUT_SAMPLE) parser.write(piece);
+  return parser;
+}
+
+/** Parsers that only follow the grammar, and parsers that build values. */
+export const LAYOUT_KEEPERS: readonly IncrementalJsonParser[] = [keepLayouts(new IncrementalJsonParser(false)), keepLayouts(new IncrementalJsonParser(true))];

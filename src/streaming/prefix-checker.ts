@@ -1,8 +1,8 @@
 import { jsonEqual } from "../schema/equality.js";
 import { describeAllowed } from "../text/shapes.js";
 import { ROOT_ISSUES } from "../text/issues.js";
-import { type PointerSource, type ValueObserver, ValueKind } from "./incremental-json.js";
-import { MAX_CHECKED_DEPTH, PlanSet, type SchemaPlans } from "./plan-sets.js";
+import { IncrementalJsonParser, keepLayouts, type PointerSource, type ValueObserver, ValueKind } from "./incremental-json.js";
+import { MAX_CHECKED_DEPTH, PlanSet, SchemaPlans } from "./plan-sets.js";
 
 /** Where a prefix checker puts what it finds. */
 export interface IssueSink {
@@ -97,3 +97,15 @@ export class PrefixChecker implements ValueObserver<PlanSet> {
   }
 }
 
+
+/** A checker, and a parser it watches, kept for the life of the module: see `keepLayouts`. */
+export const CHECKER_LAYOUT_KEEPER: IncrementalJsonParser<PlanSet> = keepLayouts(
+  new IncrementalJsonParser<PlanSet>(
+    false,
+    new PrefixChecker(
+      new SchemaPlans({ type: "object", properties: { k: { type: "string", enum: ["plain"] }, n: { type: "array", items: { type: "integer" } } }, additionalProperties: { type: "object" } }),
+      { full: false, add: () => undefined, replaceAll: () => undefined },
+      { nullsMayBeDropped: false, stringsMayBeRepaired: false },
+    ),
+  ),
+);

@@ -6,7 +6,7 @@ import { describeOption } from "../options.js";
 import type { ModelNames } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallDelta, ToolResult, ToolStreamEvent } from "../types.js";
-import type { ArgumentReader, ArgumentsOf } from "./argument-reader.js";
+import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
 
@@ -351,3 +351,14 @@ function closeQuietly(iterator: AsyncIterator<ToolCallDelta>): void {
     // An iterator that cannot stop has nothing more to say.
   }
 }
+
+/** A run, a call, an event and a mailbox kept for the life of the module, as a stream holds them: see `keepLayouts`. */
+export const DISPATCH_LAYOUT_KEEPERS: readonly object[] = (() => {
+  const run = new StreamRun({ reader: () => READER_LAYOUT_KEEPER, timeoutOf: () => undefined }, { concurrency: Infinity, caller: undefined, abortController: undefined, abortOnInvalid: false });
+  const call = new StreamedCall(0, "");
+  call.toolName = "layout";
+  call.reader = READER_LAYOUT_KEEPER;
+  const event = new DeltaEvent(call, "", READER_LAYOUT_KEEPER, []);
+  run.mailbox.put(event);
+  return [run, call, event];
+})();
