@@ -307,7 +307,7 @@ export interface ToolCallInvalidEvent extends ToolStreamEventBase {
   issues: readonly string[];
 }
 
-/** A call settled: its handler's value, or its failure with text for the model, as `dispatchAll` gives it. */
+/** A call settled: its result as `dispatchAll` gives it (a value, a failure with text for the model, an approval request, a denial). */
 export interface ToolResultEvent extends ToolStreamEventBase {
   type: "tool-result";
   result: ToolResult;

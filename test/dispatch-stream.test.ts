@@ -27,8 +27,8 @@ function collect(events: AsyncIterable<ToolStreamEvent>): { events: ToolStreamEv
 }
 
 const results = (events: readonly ToolStreamEvent[]) => events.filter((event): event is ToolResultEvent => event.type === "tool-result");
-const summary = (events: readonly ToolStreamEvent[]) =>
-  events.map((event) => (event.type === "tool-result" ? `${event.type} ${event.toolCallId} ${event.result.isError ? "error" : String(event.result.value)}` : `${event.type} ${event.toolCallId}`));
+const summary = (events: readonly ToolStreamEvent[]): string[] =>
+  events.map((event) => (event.type === "tool-result" ? `${event.type} ${event.toolCallId} ${event.result.status === "ok" ? String(event.result.value) : event.result.status}` : `${event.type} ${event.toolCallId}`));
 
 describe("registry.dispatchStream", () => {
   it("yields each call's start, its deltas with the value and issues so far, and its result", async () => {
@@ -43,7 +43,7 @@ describe("registry.dispatchStream", () => {
     const second = events[2]!;
     expect(second.type === "tool-call-delta" && [second.argumentsDelta, second.value, second.issues]).toEqual(['th":"x"}', { path: "x" }, []]);
     expect(events.every((event) => event.index === 0 && event.toolName === "read")).toBe(true);
-    expect(results(events)[0]!.result).toEqual({ toolCallId: "a", toolName: "read", isError: false, value: "x" });
+    expect(results(events)[0]!.result).toEqual({ status: "ok", toolCallId: "a", toolName: "read", isError: false, value: "x" });
   });
 
   it("runs each call the moment its arguments are complete, while the model is still streaming the next", async () => {
@@ -238,7 +238,7 @@ describe("registry.dispatchStream", () => {
     const registry = tools((args) => args.offset, { onRepair: () => undefined });
     const events: ToolStreamEvent[] = [];
     for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x","offset":"3"}', done: true }])) events.push(event);
-    expect(results(events)[0]!.result).toEqual({ toolCallId: "a", toolName: "read", isError: false, value: 3, repairs: [{ pointer: "/offset", from: "string", to: "number" }] });
+    expect(results(events)[0]!.result).toEqual({ status: "ok", toolCallId: "a", toolName: "read", isError: false, value: 3, repairs: [{ pointer: "/offset", from: "string", to: "number" }] });
   });
 
   it("closes the stream when the caller stops reading", async () => {
@@ -277,6 +277,61 @@ describe("registry.dispatchStream", () => {
     const events: ToolStreamEvent[] = [];
     for await (const event of tools().dispatchStream((async function* () {})())) events.push(event);
     expect(events).toEqual([]);
+  });
+});
+
+describe("a streamed call, once its arguments are complete, takes dispatchAll's own path", () => {
+  const SECRET = "a test secret of at least thirty-two bytes";
+
+  it("fails at its start a tool the allow-list leaves out, and never names it to the model", async () => {
+    const registry = tools().register({ ...readTool, name: "delete_file" }, () => "deleted");
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "delete_file" }, { toolCallId: "b", toolName: "read", argumentsDelta: '{"path":"x"}', done: true }], { allow: ["read"] })) events.push(event);
+    const byId = Object.fromEntries(results(events).map((event) => [event.toolCallId, event.result]));
+    expect(byId.a!.isError && byId.a!.error.name).toBe("ToolNotAllowedError");
+    expect(byId.b).toMatchObject({ status: "ok", value: "x" });
+  });
+
+  it("asks for approval as dispatchAll does, and runs with the approval given for its call id", async () => {
+    const runs: unknown[] = [];
+    const registry = new ToolRegistry({ approvalSecret: SECRET }).register(readTool, (args) => runs.push(args), { needsApproval: true });
+    const stream = (approvals?: Record<string, string>) => registry.dispatchStream([{ toolCallId: "c1", toolName: "read", argumentsDelta: '{"path":"x"}', done: true }], approvals === undefined ? {} : { approvals });
+    let pending: ToolStreamEvent | undefined;
+    for await (const event of stream()) if (event.type === "tool-result") pending = event;
+    expect(pending).toMatchObject({ type: "tool-result", result: { status: "approval-required" } });
+    expect(runs).toEqual([]);
+    const result = (pending as ToolResultEvent).result;
+    if (result.status !== "approval-required") throw new Error("expected an approval request");
+    const token = await registry.approve(result.request);
+    for await (const _event of stream({ c1: token })) void _event;
+    expect(runs).toEqual([{ path: "x" }]);
+  });
+
+  it("is seen by the registry's observers, and gives the handler the stream's data", async () => {
+    const seen: Array<[string, unknown]> = [];
+    const registry = tools((_args) => _args.path).register({ ...readTool, name: "data" }, (_args, context) => context.data);
+    registry.observe({ observe: async (call, proceed) => {
+      const result = await proceed();
+      seen.push([call.toolCallId, call.arguments]);
+      return result;
+    } });
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "data", argumentsDelta: '{"path":"x"}', done: true }, { toolCallId: "b", toolName: "nope" }], { data: { user: "u1" } })) events.push(event);
+    expect(seen).toEqual(expect.arrayContaining([["a", { path: "x" }], ["b", undefined]]));
+    expect(results(events).find((event) => event.toolCallId === "a")!.result).toMatchObject({ status: "ok", value: { user: "u1" } });
+  });
+
+  it('runs the calls one at a time, as they complete, with order: "sequential"', async () => {
+    let running = 0;
+    let most = 0;
+    const registry = tools(async () => {
+      most = Math.max(most, ++running);
+      await settle(5);
+      running--;
+    });
+    const deltas = Array.from({ length: 3 }, (_, index): ToolCallDelta => ({ toolCallId: `c${index}`, toolName: "read", argumentsDelta: '{"path":"x"}', done: true }));
+    for await (const _event of registry.dispatchStream(deltas, { order: "sequential" })) void _event;
+    expect(most).toBe(1);
   });
 });
 

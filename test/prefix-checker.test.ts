@@ -38,11 +38,12 @@ describe("the issues certain from a prefix", () => {
 
   it("reports a number where no number is allowed at its first digit, and whether it is an integer only once it ends", () => {
     expect(issuesAfter(order, ['{"name":1'])).toEqual([["/name: must be string"]]);
-    expect(issuesAfter(order, ['{"quantity":1', ".5", ","])).toEqual([[], [], ["/quantity: must be integer"]]);
+    expect(issuesAfter(order, ['{"quantity":1', ".5", ","])).toEqual([[], [], ["/quantity: must be integer (>= 1)"]]);
   });
 
   it("reports a property a closed object does not allow as soon as its key is complete", () => {
-    expect(issuesAfter(order, ['{"nam', 'e_":', "1"])).toEqual([[], ["/name_: is not an allowed property"], ["/name_: is not an allowed property"]]);
+    const NAME_NOT_ALLOWED = '/name_: is not an allowed property (allowed: "name", "quantity", "mode", "kind", "items", "note")';
+    expect(issuesAfter(order, ['{"nam', 'e_":', "1"])).toEqual([[], [NAME_NOT_ALLOWED], [NAME_NOT_ALLOWED]]);
   });
 
   it("reports a complete string outside an enum or a const, and nothing while it may still grow", () => {
@@ -117,7 +118,7 @@ describe("the issues certain from a prefix", () => {
     const deep = { type: "object", properties: { a: { $ref: "#/$defs/Nest" } }, $defs: { Nest: { type: "array", items: { anyOf: [{ $ref: "#/$defs/Nest" }, { type: "string" }] } } } };
     const list = { type: "object", properties: { a: { $ref: "#/$defs/List" } }, $defs: { List: { type: "array", items: { $ref: "#/$defs/List" } } } };
     expect(issuesAfter(deep, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
-    expect(issuesAfter(list, [`{"a":${"[".repeat(100)}1`])).toEqual([[`/a${"/0".repeat(100)}: must be array`]]);
+    expect(issuesAfter(list, [`{"a":${"[".repeat(100)}1`])).toEqual([[`/a${"/0".repeat(100)}: must be array of array`]]);
     expect(issuesAfter(list, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
   });
 });

@@ -62,6 +62,6 @@ describe("anthropic(registry).deltas, reading the @anthropic-ai/sdk stream", () 
     const stream = client.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 1024, messages: [], tools: claude.tools() });
     const results = [];
     for await (const streamEvent of registry.dispatchStream(claude.deltas(stream))) if (streamEvent.type === "tool-result") results.push(streamEvent.result);
-    expect(results).toEqual([{ toolCallId: "toolu_1", toolName: "list", isError: false, value: {} }]);
+    expect(results).toEqual([{ status: "ok", toolCallId: "toolu_1", toolName: "list", isError: false, value: {} }]);
   });
 });

@@ -69,7 +69,7 @@ describe("openAIResponses(registry).deltas, reading the openai SDK's stream", ()
     }
     const results = [];
     for await (const event of registry.dispatchStream(responses.deltas(events()))) if (event.type === "tool-result") results.push(event.result);
-    expect(results.map((result) => !result.isError && result.value)).toEqual([
+    expect(results.map((result) => result.status === "ok" && result.value)).toEqual([
       { city: "Oslo", temperature: 21, unit: "celsius" },
       { city: "Rome", temperature: 21, unit: "celsius" },
     ]);

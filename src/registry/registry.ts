@@ -146,11 +146,6 @@ export class ToolRegistry {
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
   readonly #failures = new RepeatedFailures();
-  /** What a stream of calls reads of this registry. */
-  readonly #streamContext: StreamDispatchContext = {
-    reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf),
-    timeoutOf: (tool) => this.#timeoutOf(tool),
-  };
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
   readonly #tracker: ExecutionTracker;
@@ -394,8 +389,8 @@ export class ToolRegistry {
     return new ArgumentStream(this.#argumentReader(toolName, toolCallId, undefined));
   }
 
-  #argumentReader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined): ArgumentReader {
-    const tool = lookUpTool({ name: toolName, shownName: toolName }, this.#prepareContext);
+  #argumentReader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined, allowed?: (toolName: string) => boolean): ArgumentReader {
+    const tool = lookUpTool({ name: toolName, shownName: toolName }, this.#prepareContext, allowed);
     return new ArgumentReader(tool, this.#prepareContext, { toolCallId, argumentsOf });
   }
 
@@ -410,11 +405,16 @@ export class ToolRegistry {
    * call's place in the stream. A call whose arguments were cut short fails with `/: arguments
    * must be valid JSON`, and the others still run.
    *
+   * Each call whose arguments are complete takes `dispatchAll`'s own path, with `dispatchAll`'s
+   * options (`concurrency`, `order`, `signal`, `allow`, `approvals`, `data`): allow-list,
+   * policies, approvals, hooks, observers and output checks apply as they do there. A tool the
+   * allow-list leaves out fails at its start, as an unknown one does.
+   *
    * With `onInvalid: "abort"`, the first call certain to fail aborts `abortController`: pass its
    * signal to the SDK's streaming call, and the model stops generating. The stream's own error
    * (other than that abort) is thrown once every started call has its result.
    * @throws TypeError before anything is read, when `deltas` is not iterable or an option is bad
-   * (`concurrency`, `signal`, `onInvalid`, or `abortController`, required with `onInvalid: "abort"`)
+   * (`dispatchAll`'s, `onInvalid`, or `abortController`, required with `onInvalid: "abort"`)
    */
   dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallDelta>, options: DispatchStreamOptions = {}): AsyncIterable<ToolStreamEvent> {
     const iterable = deltas as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined;
@@ -422,20 +422,22 @@ export class ToolRegistry {
       throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
     }
     options ??= {};
-    const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
-    const signal = optionalSignal("signal", options.signal);
+    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
+    const approvals = checkApprovals(options.approvals);
+    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
     const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
     const abortController = options.abortController;
     if (abortController !== undefined && !(abortController instanceof AbortController)) {
       throw new TypeError(`abortController must be an AbortController, got ${describeOption(abortController)}`);
     }
     if (onInvalid === "abort" && abortController === undefined) throw new TypeError('abortController must be an AbortController when onInvalid is "abort", got undefined');
-    return dispatchStream(deltas, this.#streamContext, {
-      concurrency,
-      caller: signal === undefined ? undefined : new AbortFanOut(signal),
-      abortController,
-      abortOnInvalid: onInvalid === "abort",
-    });
+    // Each call whose arguments are complete takes dispatchAll's own path, with this stream's options.
+    const context: StreamDispatchContext = {
+      reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf, run.allowed),
+      settle: (call) => this.#settle(call, run, undefined),
+    };
+    return dispatchStream(deltas, context, { concurrency, caller: run.caller, abortController, abortOnInvalid: onInvalid === "abort" });
   }
 
   /**

@@ -1,5 +1,6 @@
 import { readCall } from "../dispatch/call-fields.js";
 import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool } from "../dispatch/prepare.js";
+import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { ToolArgumentsValidationError } from "../errors.js";
 import { type Issue, issueLines, MAX_ISSUES, ROOT_ISSUES } from "../text/issues.js";
 import type { ToolCallContent } from "../types.js";
@@ -132,9 +133,16 @@ export class ArgumentReader implements IssueSink {
    * @throws ToolArgumentsValidationError, UnknownToolError, ToolDefinitionError: what dispatch would throw
    */
   prepare(): PreparedCall {
-    const name = this.tool.name;
-    const args = this.#argumentsOf === undefined || this.#oversize ? this.#text : this.#argumentsOf(name, this.#text);
-    return prepareCall(readCall({ type: "tool_call", id: this.toolCallId, name, arguments: args }), this.#context);
+    return prepareCall(readCall({ type: "tool_call", id: this.toolCallId, name: this.tool.name, arguments: this.dispatchArguments() }), this.#context);
+  }
+
+  /**
+   * The arguments dispatch is given for the whole text: the text itself (dispatch parses it), or
+   * what the provider's `call()` makes of it (OpenAI strict mode drops nulls). Text past the size
+   * limit stays text, for dispatch to refuse by its size.
+   */
+  dispatchArguments(): ToolCallContent["arguments"] {
+    return this.#argumentsOf === undefined || this.#oversize ? this.#text : this.#argumentsOf(this.tool.name, this.#text);
   }
 
   // IssueSink: what the prefix checker reports.
@@ -195,10 +203,10 @@ export const READER_LAYOUT_KEEPER: ArgumentReader = layoutKeeper();
 
 function layoutKeeper(): ArgumentReader {
   const parameters = { type: "object", properties: { k: { type: "string" } } } as unknown as RegisteredTool["definition"]["parameters"];
-  const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined };
+  const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined };
   // Never asked to check: only its layout is wanted.
-  const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true };
-  const reader = new ArgumentReader(tool, { tools: new Map(), validator: () => validator, maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES, onRepair: undefined }, { toolCallId: "" });
+  const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true, fused: undefined };
+  const reader = new ArgumentReader(tool, { tools: new Map(), validator: () => validator, maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES, onRepair: undefined, failures: new RepeatedFailures() }, { toolCallId: "" });
   for (const piece of LAYOUT_SAMPLE) {
     reader.push(piece);
     void reader.value;

@@ -2,6 +2,7 @@ import { MAX_REF_HOPS } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type NodePlan, type ObjectPlan, PlanBook } from "../validation/plan.js";
+import { notAllowedMessage } from "../validation/explainer.js";
 import { ValueKind } from "./incremental-json.js";
 
 /**
@@ -33,8 +34,11 @@ const MAX_REMEMBERED_MEMBERS = 1024;
 export interface Member {
   /** The nodes that certainly apply to its value, or `undefined` for none. */
   readonly plans: PlanSet | undefined;
-  /** Whether an object node here allows no property it does not describe (`additionalProperties: false`), and does not describe this one. */
-  readonly notAllowed: boolean;
+  /**
+   * The final check's message when an object node here allows no property it does not describe
+   * (`additionalProperties: false`) and does not describe this one, or `undefined`.
+   */
+  readonly notAllowed: string | undefined;
 }
 
 /** A remembered member, and the one looked up after it last time. */
@@ -83,7 +87,7 @@ export class PlanSet {
 
   /**
    * What applies to the member `key` of an object here: the nodes that certainly apply to its
-   * value (`undefined` for none), and whether a closed object here does not allow it.
+   * value (`undefined` for none), and the message of a closed object here that does not allow it.
    */
   member(key: string): Member {
     const last = this.#lastMember;
@@ -101,7 +105,7 @@ export class PlanSet {
 
   #member(key: string): Member {
     const schemas: unknown[] = [];
-    let notAllowed = false;
+    let notAllowed: string | undefined;
     for (const plan of this.#plans) {
       const object = plan.object;
       if (object === undefined) continue;
@@ -116,7 +120,7 @@ export class PlanSet {
         schemas.push(schema);
       }
       if (!described && object.hasAdditional) {
-        if (object.additional === false) notAllowed = true;
+        if (object.additional === false) notAllowed ??= notAllowedMessage(object);
         else schemas.push(object.additional);
       }
     }

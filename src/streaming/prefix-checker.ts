@@ -29,9 +29,6 @@ export interface PrefixCheckerOptions {
   readonly stringsMayBeRepaired: boolean;
 }
 
-/** The issue of a property that a closed object does not describe, as the explanation of a refusal words it. */
-export const NOT_ALLOWED_PROPERTY = "is not an allowed property";
-
 
 /**
  * Reports, as a JSON text is read, only the problems that are certain from what has been read:
@@ -70,7 +67,7 @@ export class PrefixChecker implements ValueObserver<PlanSet> {
 
   member(parent: PlanSet, key: string, depth: number, at: PointerSource): PlanSet | undefined {
     const member = parent.member(key);
-    if (member.notAllowed) this.#sink.add(at.pointer(), NOT_ALLOWED_PROPERTY);
+    if (member.notAllowed !== undefined) this.#sink.add(at.pointer(), member.notAllowed);
     if (depth > MAX_CHECKED_DEPTH || this.#sink.full) return undefined;
     return member.plans;
   }

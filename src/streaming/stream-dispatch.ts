@@ -1,24 +1,25 @@
 import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
-import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
-import { runCall } from "../dispatch/run.js";
 import { ToolAbortedError, ToolArgumentsValidationError } from "../errors.js";
 import { describeOption } from "../options.js";
-import type { ModelNames } from "../text/model-names.js";
+import { type ModelNames, rememberModelNames } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { ToolCallDelta, ToolResult, ToolStreamEvent } from "../types.js";
+import type { ToolCallContent, ToolCallDelta, ToolResult, ToolStreamEvent } from "../types.js";
 import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
 
-/** What the stream dispatcher needs of a registry. */
+/** What the stream dispatcher needs of a registry, for one `dispatchStream`. */
 export interface StreamDispatchContext {
   /**
    * A reader of one call's arguments, bound to the tool's schema.
-   * @throws UnknownToolError, ToolDefinitionError: as dispatch would for that name
+   * @throws UnknownToolError, ToolNotAllowedError, ToolDefinitionError: as dispatch would for that name
    */
   reader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined): ArgumentReader;
-  /** The tool's time limit, else the registry's; `undefined` for none. */
-  timeoutOf(tool: RegisteredTool): number | undefined;
+  /**
+   * One call, whole, through `dispatchAll`'s own path (look-up and allow-list, the check,
+   * policies, approvals, observers, the handler, the output check): its result, never a rejection.
+   */
+  settle(call: ToolCallContent): Promise<ToolResult>;
 }
 
 /** The checked options of one `dispatchStream`. */
@@ -86,7 +87,10 @@ export async function* dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Ite
           open = false;
           run.endAll();
         } else {
-          for (const event of run.read(step.value)) yield event;
+          const events = run.read(step.value);
+          // A call refused at its start has its result before the next delta is read.
+          await run.refusals();
+          for (const event of events) yield event;
         }
       } else if (run.settled) {
         // A result that arrived while the last events were being read is still to be yielded.
@@ -110,16 +114,27 @@ class StreamRun {
   readonly #context: StreamDispatchContext;
   readonly #settings: StreamDispatchSettings;
   readonly #calls = new Map<string, StreamedCall>();
-  readonly #ready: Array<[StreamedCall, PreparedCall]> = [];
+  /** Calls whose arguments are complete, waiting for a place among the `concurrency` that run. */
+  readonly #ready: StreamedCall[] = [];
   #running = 0;
   /** Calls whose result is not yet in the mailbox. */
   #unsettled = 0;
   /** Whether the model's stream is still being read. */
   #open = true;
+  /** The results of calls refused at their start, not yet in the mailbox. */
+  #refusals: Array<Promise<void>> = [];
 
   constructor(context: StreamDispatchContext, settings: StreamDispatchSettings) {
     this.#context = context;
     this.#settings = settings;
+  }
+
+  /** Resolves once every call refused at its start has its result in the mailbox. */
+  refusals(): Promise<unknown> | undefined {
+    if (this.#refusals.length === 0) return undefined;
+    const pending = this.#refusals;
+    this.#refusals = [];
+    return Promise.all(pending);
   }
 
   /** Whether every call has its result in the mailbox (or yielded). */
@@ -192,9 +207,11 @@ class StreamRun {
     try {
       call.reader = this.#context.reader(toolName, call.toolCallId, call.argumentsOf);
     } catch (error) {
-      // An unknown tool (or one whose schema cannot compile) fails now, before its arguments arrive.
-      this.#fail(call, error, events);
+      // An unknown tool (one not allowed, or whose schema cannot compile) fails now, before its
+      // arguments arrive: dispatch refuses it as dispatchAll would, and observers see it.
+      call.finished = true;
       this.#certainFailure(error);
+      this.#refusals.push(this.#dispatch(call).then((result) => this.#deliver(call, result)));
       return;
     }
     for (const piece of call.early.splice(0, call.early.length)) this.#push(call, piece, events);
@@ -215,7 +232,7 @@ class StreamRun {
   }
 
   /**
-   * The call's arguments are complete: its final check, then its run (or its failure).
+   * The call's arguments are complete: it goes to dispatch (or fails, with a certain problem).
    * @param stopped whether an abort stopped the stream (and perhaps cut these arguments short)
    */
   #end(call: StreamedCall, events: ToolStreamEvent[], stopped = false): void {
@@ -224,27 +241,23 @@ class StreamRun {
       this.#start(call, "", undefined, events);
       if (call.finished) return;
     }
-    const reader = call.reader!;
-    if (call.invalid !== undefined && stopped && !reader.complete) {
-      // Arguments an abort cut short after a certain problem: that problem, not the cut, is what is wrong with them.
-      this.#fail(call, new ToolArgumentsValidationError(call.shownName, call.invalid), events);
-      return;
-    }
-    let prepared: PreparedCall;
-    try {
-      prepared = reader.prepare();
-    } catch (error) {
-      if (call.invalid === undefined && error instanceof ToolArgumentsValidationError) this.#invalid(call, error.issues, events);
+    if (call.invalid !== undefined) {
+      // A certain problem: the call does not run. Its answer is the final check's (every issue), or,
+      // for arguments an abort cut short, the certain issues: those, not the cut, are what is wrong.
+      // (A later repeated key can hide them from JSON.parse: they stand all the same.)
+      let error: unknown = new ToolArgumentsValidationError(call.shownName, call.invalid);
+      if (!stopped || call.reader!.complete) {
+        try {
+          call.reader!.prepare();
+        } catch (thrown) {
+          error = thrown;
+        }
+      }
       this.#fail(call, error, events);
       return;
     }
-    if (call.invalid !== undefined) {
-      // Certain issues stand (a later duplicate key can hide them from JSON.parse): the call does not run.
-      this.#fail(call, new ToolArgumentsValidationError(call.shownName, call.invalid), events);
-      return;
-    }
     call.finished = true;
-    this.#ready.push([call, prepared]);
+    this.#ready.push(call);
     this.#startReady();
   }
 
@@ -257,20 +270,33 @@ class StreamRun {
   /** Starts ready calls while fewer than `concurrency` run. */
   #startReady(): void {
     while (this.#running < this.#settings.concurrency && this.#ready.length > 0) {
-      const [call, prepared] = this.#ready.shift()!;
+      const call = this.#ready.shift()!;
       this.#running++;
-      runCall(prepared, this.#settings.caller, this.#context.timeoutOf(prepared.tool)).then(
-        (value) => this.#settle(call, success(call, prepared, value)),
-        (error: unknown) => this.#settle(call, toFailure(call.toolCallId, call.shownName, error, call.names)),
-      );
+      this.#dispatch(call).then((result) => {
+        this.#running--;
+        this.#deliver(call, result);
+        this.#startReady();
+      });
     }
   }
 
-  #settle(call: StreamedCall, result: ToolResult): void {
-    this.#running--;
+  /** The call, whole, through dispatchAll's own path; a rejection (which that path never gives) is a failure too. */
+  #dispatch(call: StreamedCall): Promise<ToolResult> {
+    const content: ToolCallContent = { type: "tool_call", id: call.toolCallId, name: call.shownName, arguments: call.reader?.dispatchArguments() ?? "" };
+    // Text for the model names tools as the model knows them.
+    if (call.names !== undefined) rememberModelNames(content, call.names);
+    return this.#context.settle(content).then(undefined, (error: unknown) => toFailure(call.toolCallId, call.shownName, error, call.names));
+  }
+
+  /** A call's result, after the `tool-call-invalid` its final check's refusal makes. */
+  #deliver(call: StreamedCall, result: ToolResult): void {
     this.#unsettled--;
+    if (call.invalid === undefined && result.isError && result.error instanceof ToolArgumentsValidationError) {
+      call.invalid = result.error.issues;
+      this.mailbox.put({ type: "tool-call-invalid", index: call.index, toolCallId: call.toolCallId, toolName: call.shownName, issues: call.invalid });
+      this.#certainFailure(result.error);
+    }
     this.mailbox.put(this.#resultEvent(call, result));
-    this.#startReady();
   }
 
   #resultEvent(call: StreamedCall, result: ToolResult): ToolStreamEvent {
@@ -314,11 +340,6 @@ class DeltaEvent {
   }
 }
 
-function success(call: StreamedCall, prepared: PreparedCall, value: unknown): ToolResult {
-  const result: ToolResult = { toolCallId: call.toolCallId, toolName: call.shownName, isError: false, value };
-  return prepared.repairs === undefined ? result : { ...result, repairs: prepared.repairs };
-}
-
 /**
  * A delta's fields, each read once and checked.
  * @throws TypeError for a delta that is not one (a programmer's mistake in code that makes deltas)
@@ -354,7 +375,8 @@ function closeQuietly(iterator: AsyncIterator<ToolCallDelta>): void {
 
 /** A run, a call, an event and a mailbox kept for the life of the module, as a stream holds them: see `keepLayouts`. */
 export const DISPATCH_LAYOUT_KEEPERS: readonly object[] = (() => {
-  const run = new StreamRun({ reader: () => READER_LAYOUT_KEEPER, timeoutOf: () => undefined }, { concurrency: Infinity, caller: undefined, abortController: undefined, abortOnInvalid: false });
+  const context: StreamDispatchContext = { reader: () => READER_LAYOUT_KEEPER, settle: (call) => Promise.resolve(toFailure(call.id, call.name, undefined)) };
+  const run = new StreamRun(context, { concurrency: Infinity, caller: undefined, abortController: undefined, abortOnInvalid: false });
   const call = new StreamedCall(0, "");
   call.toolName = "layout";
   call.reader = READER_LAYOUT_KEEPER;
