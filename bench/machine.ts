@@ -14,7 +14,7 @@ export interface MachineInfo {
   readonly libraries: Readonly<Record<string, string>>;
 }
 
-const MEASURED_LIBRARIES = ["typebox", "lru-cache", "ajv", "zod", "@mariozechner/pi-ai"];
+const MEASURED_LIBRARIES = ["typebox", "lru-cache", "ajv", "zod", "@mariozechner/pi-ai", "partial-json"];
 
 /** The CPU, memory, Node and library versions of this run. */
 export function describeMachine(): MachineInfo {

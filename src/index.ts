@@ -50,6 +50,7 @@ export {
   ToolHookError,
 } from "./errors.js";
 export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal } from "./errors.js";
+export type { ArgumentStream, ArgumentStreamState, ArgumentStreamOptions, DeepPartial } from "./streaming/argument-stream.js";
 export { failureContent } from "./text/results.js";
 export type { ModelNames } from "./text/model-names.js";
 export type {
@@ -67,6 +68,14 @@ export type {
   ReuseKind,
   DispatchOptions,
   DispatchAllOptions,
+  DispatchStreamOptions,
+  ToolCallDelta,
+  ToolStreamEvent,
+  ToolStreamEventBase,
+  ToolCallStartEvent,
+  ToolCallDeltaEvent,
+  ToolCallInvalidEvent,
+  ToolResultEvent,
   CacheStats,
   CompileStats,
   FailureStats,

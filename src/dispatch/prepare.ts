@@ -56,6 +56,21 @@ export interface RepairReport {
 }
 
 /**
+ * The tool a call names, if this dispatch may run it.
+ * @param allowed which registered tools this dispatch may run (all when unset): the others are
+ * refused, and never named in suggestions
+ * @throws UnknownToolError when no tool has the call's name, with the close names and the registered ones
+ * @throws ToolNotAllowedError when the tool is registered but not allowed
+ */
+export function lookUpTool(fields: Pick<CallFields, "name" | "shownName">, context: Pick<PrepareContext, "tools">, allowed?: (toolName: string) => boolean): RegisteredTool {
+  const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
+  if (tool !== undefined && (allowed === undefined || allowed(tool.name))) return tool;
+  const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
+  if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
+  throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
+}
+
+/**
  * The prepare step of a dispatch, synchronous: look-up by name, a private value of the
  * arguments (a copy, or a parse of JSON text under `maxArgumentBytes`), a strict check, and,
  * when repair is on and the check fails, an unambiguous repair checked again. Every gate comes
@@ -69,12 +84,7 @@ export interface RepairReport {
  * @throws ToolDefinitionError when the tool's schema cannot compile
  */
 export function prepareCall(fields: CallFields, context: PrepareContext, allowed?: (toolName: string) => boolean): PreparedCall {
-  const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
-  if (tool === undefined || (allowed !== undefined && !allowed(tool.name))) {
-    const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
-    if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
-    throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
-  }
+  const tool = lookUpTool(fields, context, allowed);
   const validator = context.validator(tool);
   const raw = fields.arguments;
   if (raw === UNREADABLE) throw refused(context, tool, raw, undefined, new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));

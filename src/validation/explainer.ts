@@ -362,7 +362,7 @@ function missingMessage(name: string, shape: string | undefined): string {
 }
 
 /** `is not an allowed property (allowed: "a", "b")`: the declared names, when they are all that is allowed. */
-function notAllowedMessage(object: ObjectPlan): string {
+export function notAllowedMessage(object: ObjectPlan): string {
   if (object.properties.length === 0 || object.patterns.length > 0) return "is not an allowed property";
   return `is not an allowed property (allowed: ${describeNames(object.properties.map((property) => property.name))})`;
 }

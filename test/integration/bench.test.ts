@@ -14,7 +14,7 @@ describe("npm run bench -- --quick", () => {
       cwd: root,
       encoding: "utf8",
     });
-    for (const heading of ["Per-call cost", "Cold start", "Cache sweep", "Cache key", "Memory", "Goals"]) expect(output).toContain(heading);
+    for (const heading of ["Per-call cost", "Cold start", "Cache sweep", "Cache key", "Memory", "Streaming tool calls", "partial-json", "20-byte delta", "Latency", "Goals"]) expect(output).toContain(heading);
     expect(output).toMatch(/hit rate/);
     expect(output).toContain("Node v");
     expect(output).toContain("distinct BFCL tools from test/fixtures/bfcl");
@@ -29,7 +29,7 @@ describe("npm run bench -- --quick", () => {
     // A quick run's few, short rounds cannot tell a close goal: it never passes --check.
     const run = spawnSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick", "--check", "--corpus", "test/fixtures/bfcl"], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/\n--check failed: of 9 goals, a --quick run is too short to trust.*\n$/);
+    expect(run.stdout).toMatch(/\n--check failed: of 11 goals, a --quick run is too short to trust.*\n$/);
   }, 120_000);
 
   it("says in one line that a missing corpus folder is missing, without a stack trace", () => {
