@@ -56,7 +56,7 @@ export function renderHtmlReport(results: BenchResults): string {
     sectionOf("goals", goalsSection(results.goals)),
     sectionOf("chart", chartSection(results)),
     sectionOf("per-call", [
-      paragraph(`Median of ${settings.perCall.rounds} interleaved rounds of about ${settings.perCall.batchMs} ms per case; every case ends in a handler that returns 1. ± is half the interquartile range of the rounds, relative to the median; the bar spans the first to the third quartile. With JSON text, the cases that take objects parse the text first.`, "note"),
+      paragraph(`Median of ${settings.perCall.rounds} interleaved rounds of about ${settings.perCall.batchMs} ms per case; every case ends in a handler that returns 1. ± is half the interquartile range of the rounds, relative to the median; the bar spans the first to the third quartile. Each rival runs on the forms it takes: the JSON-text tables hold those that take text (a rival that takes objects would add JSON.parse, whose cost the reference's JSON-text row shows).`, "note"),
       ...results.perCall.groups.map(groupTable),
     ]),
     sectionOf("behaviour", [behaviourTable(results)]),

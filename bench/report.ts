@@ -23,11 +23,11 @@ export function printPerCall(groups: readonly TimedGroup[], settings: BenchSetti
   const { rounds, batchMs } = settings.perCall;
   section(`1. Per-call cost (median of ${rounds} interleaved rounds of ~${batchMs} ms batches per case; handler () => 1)`);
   console.log("  ± is half the interquartile range of the rounds; the ratio is to the group's first row.");
-  console.log("  With JSON text, the cases that take objects JSON.parse the text, then take their object path.");
+  console.log("  Each rival runs on the forms it takes: the JSON-text tables hold those that take text.");
   for (const group of groups) {
     printGroup(group);
-    const missing = RIVALS.filter((rival) => group.id.endsWith(" object") && !group.timings.some((timing) => timing.id === rival.id));
-    for (const rival of missing) console.log(`  (${rival.label} takes JSON text only: see the JSON-text table.)`);
+    const missing = RIVALS.filter((rival) => /object|json/.test(group.id) && !group.timings.some((timing) => timing.id === rival.id));
+    if (missing.length > 0) console.log(`  Not here (they take ${group.id.endsWith("json") ? "objects" : "JSON text"} only): ${missing.map((rival) => rival.label).join("; ")}.`);
   }
 }
 
