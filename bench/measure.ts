@@ -93,16 +93,24 @@ export function summarize(id: string, label: string, samples: readonly number[],
   return { id, label, medianNs, spread: (highNs - lowNs) / 2 / medianNs, lowNs, highNs, iterations };
 }
 
-/** Runs a case in growing batches for about `warmupMs`; returns the last batch's ns per operation. */
+/**
+ * Runs a case in growing batches for about `warmupMs`; returns the fastest
+ * ns per operation among the batches long enough to time well (the last one
+ * when none is). The fastest, not the last: a batch slowed by a pause or by
+ * another process would size every later batch too small, and short batches
+ * are the noisiest.
+ */
 async function warmUp(benchCase: BenchCase, warmupMs: number): Promise<number> {
   const deadline = performance.now() + warmupMs;
   let batch = 1;
   let nsPerOperation = await timeBatch(benchCase, batch);
+  let fastest = Infinity;
   while (performance.now() < deadline) {
     nsPerOperation = await timeBatch(benchCase, batch);
+    if (nsPerOperation * batch >= (warmupMs * 1e6) / 20) fastest = Math.min(fastest, nsPerOperation);
     if (nsPerOperation * batch < (warmupMs * 1e6) / 10) batch *= 2;
   }
-  return nsPerOperation;
+  return Number.isFinite(fastest) ? fastest : nsPerOperation;
 }
 
 async function timeBatch(benchCase: BenchCase, iterations: number): Promise<number> {
