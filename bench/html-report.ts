@@ -15,6 +15,7 @@ export const REPORT_SECTIONS = [
   ["cold-start", "Cold start"],
   ["cache", "Validator cache"],
   ["memory", "Memory"],
+  ["streaming", "Streaming tool calls"],
 ] as const;
 
 const STYLE = `
@@ -64,6 +65,7 @@ export function renderHtmlReport(results: BenchResults): string {
     sectionOf("cold-start", [groupTable(results.coldStart.group), coldStartTable(results)]),
     sectionOf("cache", cacheTables(results)),
     sectionOf("memory", memoryTables(results)),
+    sectionOf("streaming", streamingTables(results)),
     `</main>`,
     `<footer>${paragraph(`Sections: ${Object.entries(results.sectionSeconds).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}.`, "note")}</footer>`,
   ];
@@ -197,6 +199,34 @@ function memoryTables(results: BenchResults): string[] {
       churn.checkpoints.map((checkpoint) => [formatCount(checkpoint.schemasSeen), formatBytes(checkpoint.boundedBytes), formatBytes(checkpoint.unboundedBytes)].map(escapeXml)),
     ),
     paragraph(`Held by the cache itself (freed when it is dropped): ${formatBytes(churn.boundedHeldBytes)} bounded, ${formatBytes(churn.unboundedHeldBytes)} unbounded.`, "note"),
+  ];
+}
+
+function streamingTables(results: BenchResults): string[] {
+  const { payloads, perDeltaNs, latency } = results.streaming;
+  return [
+    paragraph("One call's arguments streamed in deltas of 1 to 64 bytes; the ratio is to one JSON.parse plus compiled check of the whole text, and partial-json re-parses the prefix on every delta.", "note"),
+    ...payloads.flatMap((payload) => {
+      const reference = payload.timings.find((timing) => timing.id === "reference")!.medianNs;
+      return [
+        `<h3>${escapeXml(`${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`)}</h3>`,
+        table(
+          ["case", "whole stream", "±", "ratio", "per delta"],
+          [
+            ...payload.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / reference), formatNs(timing.medianNs / payload.deltas)]),
+            ["partial-json, the prefix re-parsed on every delta", formatNs(payload.partialJsonNs), "", formatRatio(payload.partialJsonNs / reference), formatNs(payload.partialJsonNs / payload.deltas)],
+          ].map((row) => row.map(escapeXml)),
+        ),
+      ];
+    }),
+    paragraph(`One push of a 20-byte delta: ${formatNs(perDeltaNs.insideString)} inside a long string, ${formatNs(perDeltaNs.structured)} in structured data.`),
+    `<h3>${escapeXml(`Latency: ${latency.calls} streamed calls, handlers of ${latency.handlerMs} ms, the model streaming for ${latency.streamMs.toFixed(0)} ms`)}</h3>`,
+    table(
+      ["", "first result", "last result", "results before the stream ended"],
+      ([["dispatchStream", latency.dispatchStream], ["collect, then dispatchAll", latency.collectThenDispatchAll]] as const).map(([label, times]) =>
+        [label, `${times.firstResultMs.toFixed(0)} ms`, `${times.lastResultMs.toFixed(0)} ms`, String(times.beforeStreamEnd)].map(escapeXml),
+      ),
+    ),
   ];
 }
 

@@ -24,6 +24,7 @@ const MEASURED_LIBRARIES = [
   "@openai/agents-core",
   "@langchain/core",
   "@modelcontextprotocol/sdk",
+  "partial-json",
 ];
 
 interface Manifest {

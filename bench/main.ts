@@ -11,10 +11,11 @@ import { runMemory } from "./memory.js";
 import { runPerCall } from "./per-call.js";
 import { buildPopulation } from "./population.js";
 import { Progress } from "./progress.js";
-import { checkLine, printBehaviour, printCacheKey, printCacheSweep, printColdStart, printMachine, printMcp, printMemory, printPerCall, printSummary } from "./report.js";
+import { checkLine, printBehaviour, printCacheKey, printCacheSweep, printColdStart, printMachine, printMcp, printMemory, printPerCall, printStreaming, printSummary } from "./report.js";
 import { writeResults } from "./results.js";
 import { PROBED } from "./rivals/all.js";
 import { type BenchSettings, parseSettings, SettingsError } from "./settings.js";
+import { runStreaming } from "./streaming.js";
 
 // Run by `npm run bench [-- --quick] [-- --check] [-- --corpus <dir>]`, under node --expose-gc.
 const started = performance.now();
@@ -86,9 +87,16 @@ const memory = await section("memory", () => {
 });
 printMemory(memory);
 
-const goals = evaluateGoals([...perCall.groups, ...mcp.groups, coldStart.group]);
+const streaming = await section("streaming", () => {
+  progress.begin("streaming", 1);
+  progress.step(1, "deltas, one push, latency");
+  return runStreaming(settings.streaming);
+});
+printStreaming(streaming, settings);
+
+const goals = [...evaluateGoals([...perCall.groups, ...mcp.groups, coldStart.group]), ...streaming.goals];
 const durationSeconds = (performance.now() - started) / 1e3;
-const files = writeResults({ machine, settings, argv, perCall, mcp, coldStart, behaviour, goals, cacheSweep, cacheKey, memory, sectionSeconds, durationSeconds });
+const files = writeResults({ machine, settings, argv, perCall, mcp, coldStart, behaviour, goals, cacheSweep, cacheKey, memory, streaming, sectionSeconds, durationSeconds });
 printSummary(goals, sectionSeconds, durationSeconds, files);
 if (settings.check) {
   const { line, ok } = checkLine(goals, settings.quick);

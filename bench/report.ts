@@ -9,6 +9,7 @@ import type { MemoryResult } from "./memory.js";
 import type { ColdStartResult } from "./results.js";
 import { RIVALS } from "./rivals/all.js";
 import type { BenchSettings } from "./settings.js";
+import { type StreamingResult, timingOf } from "./streaming.js";
 
 /** Prints the run's header: the kind of run, the machine, Node and the measured libraries. */
 export function printMachine(machine: MachineInfo, settings: BenchSettings): void {
@@ -106,6 +107,38 @@ export function printMemory(result: MemoryResult): void {
     churn.checkpoints.map((checkpoint) => [formatCount(checkpoint.schemasSeen), formatBytes(checkpoint.boundedBytes), formatBytes(checkpoint.unboundedBytes)]),
   );
   console.log(`  Of that, held by the cache itself (freed when it is dropped): ${formatBytes(churn.boundedHeldBytes)} bounded, ${formatBytes(churn.unboundedHeldBytes)} unbounded`);
+}
+
+/** Prints the streaming figures: each payload's cases, partial-json, one delta's cost, and latency. */
+export function printStreaming(result: StreamingResult, settings: BenchSettings): void {
+  const { rounds, batchMs } = settings.streaming;
+  section(`7. Streaming tool calls (median of ${rounds} interleaved rounds of ~${batchMs} ms batches per case)`);
+  console.log("  One call's arguments streamed in deltas of 1 to 64 bytes; the ratio is to one JSON.parse plus compiled check of the whole text.");
+  for (const payload of result.payloads) {
+    console.log(`\n  ${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`);
+    const reference = timingOf(payload, "reference").medianNs;
+    const stream = timingOf(payload, "stream").medianNs;
+    printTable(
+      ["case", "whole stream", "±", "ratio", "per delta"],
+      [
+        ...payload.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / reference), formatNs(timing.medianNs / payload.deltas)]),
+        ["partial-json: re-parse the prefix on every delta (one run)", formatNs(payload.partialJsonNs), "", formatRatio(payload.partialJsonNs / reference), formatNs(payload.partialJsonNs / payload.deltas)],
+      ],
+    );
+    console.log(`  partial-json / stream: ${formatRatio(payload.partialJsonNs / stream)}`);
+  }
+  console.log(`\n  One push of a 20-byte delta: ${formatNs(result.perDeltaNs.insideString)} inside a long string, ${formatNs(result.perDeltaNs.structured)} in structured data`);
+  const { latency } = result;
+  console.log(`\n  Latency: ${latency.calls} streamed calls, handlers of ${latency.handlerMs} ms, the model streaming for ${latency.streamMs.toFixed(0)} ms`);
+  printTable(
+    ["", "first result", "last result", "results before the stream ended"],
+    [
+      ["dispatchStream", `${latency.dispatchStream.firstResultMs.toFixed(0)} ms`, `${latency.dispatchStream.lastResultMs.toFixed(0)} ms`, String(latency.dispatchStream.beforeStreamEnd)],
+      ["collect, then dispatchAll", `${latency.collectThenDispatchAll.firstResultMs.toFixed(0)} ms`, `${latency.collectThenDispatchAll.lastResultMs.toFixed(0)} ms`, String(latency.collectThenDispatchAll.beforeStreamEnd)],
+    ],
+  );
+  console.log("\n  Goals");
+  printGoals(result.goals);
 }
 
 /**

@@ -13,6 +13,7 @@ import type { MemoryResult } from "./memory.js";
 import { repositoryPath } from "./paths.js";
 import type { PerCallResult } from "./per-call.js";
 import type { BenchSettings } from "./settings.js";
+import type { StreamingResult } from "./streaming.js";
 
 /** The cold-start section: start-up costs by number of tools, and the interleaved comparison with a bare `Compile`. */
 export interface ColdStartResult {
@@ -35,6 +36,7 @@ export interface BenchResults {
   readonly cacheSweep: CacheSweepResult;
   readonly cacheKey: CacheKeyResult;
   readonly memory: MemoryResult;
+  readonly streaming: StreamingResult;
   /** Wall time of each section, in seconds. */
   readonly sectionSeconds: Readonly<Record<string, number>>;
   readonly durationSeconds: number;

@@ -1,4 +1,5 @@
 import { describeName, describeThrown } from "./text/describe.js";
+import type { ApprovalRequest } from "./execution/approvals.js";
 
 /** Base class of every error this library throws or rejects with on purpose. */
 export class ToolRegistryError extends Error {
@@ -14,6 +15,8 @@ export interface DefinitionProblem {
   readonly pointer: string;
   /** What is wrong there, in words that name schema facts only. */
   readonly problem: string;
+  /** Set to `"outputSchema"` for a problem of the tool's `outputSchema` (the pointer is into it); absent for `parameters`. */
+  readonly schema?: "outputSchema";
 }
 
 /**
@@ -34,14 +37,18 @@ export class ToolDefinitionError extends ToolRegistryError {
     const list = typeof problems === "string" ? [{ pointer: "", problem: problems }] : problems;
     super(`Invalid definition for tool ${describeName(toolName)}: ${definitionMessage(list)}`, options);
     this.toolName = toolName;
-    this.problems = Object.freeze(list.map((problem) => Object.freeze({ pointer: problem.pointer, problem: problem.problem })));
+    this.problems = Object.freeze(
+      list.map((problem) => Object.freeze(problem.schema === undefined ? { pointer: problem.pointer, problem: problem.problem } : { pointer: problem.pointer, problem: problem.problem, schema: problem.schema })),
+    );
   }
 }
 
 function definitionMessage(problems: readonly DefinitionProblem[]): string {
-  const inSchema = problems.filter((problem) => problem.pointer !== "");
-  const own = problems.filter((problem) => problem.pointer === "").map((problem) => problem.problem);
-  if (inSchema.length > 0) own.push(`its parameters schema is invalid at ${inSchema.map((problem) => `${problem.pointer}: ${problem.problem}`).join("; ")}`);
+  const own = problems.filter((problem) => problem.pointer === "" && problem.schema === undefined).map((problem) => problem.problem);
+  for (const [schema, label] of [[undefined, "its parameters schema"], ["outputSchema", "its outputSchema"]] as const) {
+    const inSchema = problems.filter((problem) => problem.schema === schema && (problem.pointer !== "" || schema !== undefined));
+    if (inSchema.length > 0) own.push(`${label} is invalid at ${inSchema.map((problem) => `${problem.pointer || "/"}: ${problem.problem}`).join("; ")}`);
+  }
   return own.join("; ");
 }
 
@@ -60,8 +67,14 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   readonly toolName: string;
   /** One `<JSON Pointer>: <message>` line per problem, e.g. `/offset: must be integer`. */
   readonly issues: readonly string[];
+  /**
+   * How many calls of this tool in a row before this one were refused with the same arguments
+   * and the same issues: 0 for a new failure. Text for the model says so when it is not 0.
+   */
+  readonly repeats: number;
 
-  constructor(toolName: string, issues: readonly string[]) {
+  /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
+  constructor(toolName: string, issues: readonly string[], repeats = 0) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
@@ -71,6 +84,7 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
     }
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
+    this.repeats = repeats;
   }
 }
 
@@ -112,10 +126,16 @@ export class ToolTimeoutError extends ToolExecutionError {
   override readonly name = "ToolTimeoutError";
   /** The limit that ran out, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * Whether the handler had started: `false` when the limit ran out while the call waited for
+   * its turn (a `concurrency` slot, an `exclusive` or `shared` resource), so it never ran.
+   */
+  readonly started: boolean;
 
-  constructor(toolName: string, toolCallId: string, timeoutMs: number) {
-    super(toolName, toolCallId, undefined, timeoutMessage(toolName, timeoutMs));
+  constructor(toolName: string, toolCallId: string, timeoutMs: number, started = true) {
+    super(toolName, toolCallId, undefined, started ? timeoutMessage(toolName, timeoutMs) : waitTimeoutMessage(toolName, timeoutMs));
     this.timeoutMs = timeoutMs;
+    this.started = started;
   }
 }
 
@@ -129,6 +149,169 @@ export class ToolAbortedError extends ToolExecutionError {
 
   constructor(toolName: string, toolCallId: string, reason: unknown) {
     super(toolName, toolCallId, reason, abortedMessage(toolName));
+  }
+}
+
+/**
+ * The tool needs a person's approval before it runs; the call was checked and not run. `request`
+ * is what to show: pass it to `registry.approve` for a token, then dispatch the call again with
+ * `{ approval: token }`. (`dispatchAll` gives this as a result with `status: "approval-required"`.)
+ */
+export class ToolApprovalRequiredError extends ToolRegistryError {
+  override readonly name = "ToolApprovalRequiredError";
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The approval request: plain JSON, the checked arguments included. */
+  readonly request: ApprovalRequest;
+
+  constructor(request: ApprovalRequest) {
+    super(approvalRequiredMessage(request.toolName));
+    this.toolName = request.toolName;
+    this.toolCallId = request.toolCallId;
+    this.request = request;
+  }
+}
+
+/**
+ * The call was declined before it ran (by a hook, or a person through `registry.deny`): not a
+ * failure of the tool. Its message is the text for the model. (`dispatchAll` gives this as a
+ * result with `status: "denied"`.)
+ */
+export class ToolDeniedError extends ToolRegistryError {
+  override readonly name = "ToolDeniedError";
+  readonly toolName: string;
+
+  constructor(toolName: string, content: string) {
+    super(content);
+    this.toolName = toolName;
+  }
+}
+
+/** Why an approval token was refused. */
+export type ApprovalRefusal = "tampered" | "expired" | "used" | "mismatch";
+
+/**
+ * An approval token was refused, and the handler did not run: `"tampered"` (not a token this
+ * registry's secret signed, or altered), `"expired"`, `"used"` (each token runs one call once) or
+ * `"mismatch"` (signed for another call id, tool or arguments than the call's, as checked now).
+ */
+export class ToolApprovalError extends ToolRegistryError {
+  override readonly name = "ToolApprovalError";
+  readonly toolName: string;
+  readonly reason: ApprovalRefusal;
+
+  constructor(toolName: string, reason: ApprovalRefusal) {
+    super(approvalRefusedMessage(toolName, reason));
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The tool ran, and its result does not match its declared `outputSchema`. Its effects, if any,
+ * have happened: the model is told so, so that it does not repeat the call. `issues` are pointer
+ * lines into the result, with no values.
+ */
+export class ToolResultValidationError extends ToolRegistryError {
+  override readonly name = "ToolResultValidationError";
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** One `<JSON Pointer>: <message>` line per problem of the result. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, toolCallId: string, issues: readonly string[]) {
+    super(resultMismatchMessage(toolName, issues));
+    this.toolName = toolName;
+    this.toolCallId = toolCallId;
+    this.issues = Object.freeze([...issues]);
+  }
+}
+
+/** Why the ledger could not let a call run. */
+export type LedgerRefusal = "unavailable" | "in-doubt" | "unrecorded";
+
+/**
+ * The registry's ledger could not vouch for a call, so a tool that must not run twice (or an
+ * approval) was not run: `"unavailable"` when the ledger store failed (`cause` is its error),
+ * `"in-doubt"` when an earlier run of the same call started and never recorded its outcome (its
+ * process stopped, or its record failed), so it may or may not have taken effect, and
+ * `"unrecorded"` when an earlier run completed with a result that has no JSON form to replay.
+ */
+export class ToolLedgerError extends ToolRegistryError {
+  override readonly name = "ToolLedgerError";
+  readonly toolName: string;
+  readonly reason: LedgerRefusal;
+
+  constructor(toolName: string, reason: LedgerRefusal, options?: ErrorOptions) {
+    super(ledgerMessage(toolName, reason), options);
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The call names a registered tool that is not available in this turn (outside the `allow`
+ * option of `dispatch` or `dispatchAll`): it did not run. The message lists the tools that are.
+ */
+export class ToolNotAllowedError extends ToolRegistryError {
+  override readonly name = "ToolNotAllowedError";
+  readonly toolName: string;
+  /** The tools the call could have named: registered and allowed in this turn. */
+  readonly available: readonly string[];
+
+  constructor(toolName: string, available: readonly string[]) {
+    super(notAllowedMessage(toolName, available));
+    this.toolName = toolName;
+    this.available = Object.freeze([...available]);
+  }
+}
+
+/** The tool's `rateLimit` is spent: the call did not run. `retryAfterMs` says when it may. */
+export class ToolRateLimitedError extends ToolRegistryError {
+  override readonly name = "ToolRateLimitedError";
+  readonly toolName: string;
+  /** How long until a call would be accepted, in milliseconds. */
+  readonly retryAfterMs: number;
+
+  constructor(toolName: string, retryAfterMs: number) {
+    super(rateLimitedMessage(toolName, retryAfterMs));
+    this.toolName = toolName;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The tool's circuit breaker is open after repeated failures: the call did not run.
+ * `retryAfterMs` says when a trial call will be let through.
+ */
+export class ToolUnavailableError extends ToolRegistryError {
+  override readonly name = "ToolUnavailableError";
+  readonly toolName: string;
+  /** How long until a trial call is let through, in milliseconds (0: a trial is running now). */
+  readonly retryAfterMs: number;
+
+  constructor(toolName: string, retryAfterMs: number) {
+    super(unavailableMessage(toolName, retryAfterMs));
+    this.toolName = toolName;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A hook (`registry.use`) or a policy callback (`rateLimit.key`) threw or rejected, or a `before`
+ * hook gave arguments the schema refuses (`issues` says where): the call did not run (or, from
+ * an `after` hook, its result was not given). `cause` is what was thrown.
+ */
+export class ToolHookError extends ToolRegistryError {
+  override readonly name = "ToolHookError";
+  readonly toolName: string;
+  /** For arguments a hook gave that the schema refuses: one `<JSON Pointer>: <message>` line per problem. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, options?: ErrorOptions & { issues?: readonly string[] }) {
+    super(`Tool ${describeName(toolName)} could not run: a check of the application failed. Do not retry this call as it is; tell the user if it matters.`, options);
+    this.toolName = toolName;
+    this.issues = Object.freeze([...(options?.issues ?? [])]);
   }
 }
 
@@ -156,12 +339,83 @@ export function executionMessage(toolName: string, cause: unknown): string {
   return `Tool ${describeName(toolName)} failed: ${describeThrown(cause)}`;
 }
 
-/** `Tool "<name>" timed out after <n> ms`. */
+/** `Tool "<name>" timed out after <n> ms; it may still complete…`: a handler that ignores its signal goes on running. */
 export function timeoutMessage(toolName: string, timeoutMs: number): string {
-  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms`;
+  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may yet complete, so check before calling it again.`;
+}
+
+/** `Tool "<name>" did not start within <n> ms…`: it waited for its turn, and never ran. */
+export function waitTimeoutMessage(toolName: string, timeoutMs: number): string {
+  return `Tool ${describeName(toolName)} did not start within ${timeoutMs} ms: other calls held what it needs. It did not run; you may call it again.`;
 }
 
 /** `Tool "<name>" was aborted`. */
 export function abortedMessage(toolName: string): string {
   return `Tool ${describeName(toolName)} was aborted`;
+}
+
+/** `Tool "<name>" needs the user's approval…`. */
+export function approvalRequiredMessage(toolName: string): string {
+  return `Tool ${describeName(toolName)} needs the user's approval before it runs; it has not run yet.`;
+}
+
+const APPROVAL_REFUSALS: Record<ApprovalRefusal, string> = {
+  tampered: "its approval is not valid",
+  expired: "its approval has expired",
+  used: "its approval was already used",
+  mismatch: "its approval was given for a different call or different arguments",
+};
+
+/** `Tool "<name>" was not run: its approval…`. */
+export function approvalRefusedMessage(toolName: string, reason: ApprovalRefusal): string {
+  return `Tool ${describeName(toolName)} was not run: ${APPROVAL_REFUSALS[reason]}. Ask the user to approve this exact call.`;
+}
+
+/** `Tool "<name>" ran, but its result did not match…` and the issues. */
+export function resultMismatchMessage(toolName: string, issues: readonly string[]): string {
+  return [
+    `Tool ${describeName(toolName)} ran, but its result did not match its declared output:`,
+    ...issues.map((issue) => `  - ${issue}`),
+    "Its effects, if any, have taken place: do not call it again just to repeat it.",
+  ].join("\n");
+}
+
+/** `Tool "<name>" was not run: …` for a ledger that cannot vouch for the call. */
+export function ledgerMessage(toolName: string, reason: LedgerRefusal): string {
+  const head = `Tool ${describeName(toolName)} was not run:`;
+  switch (reason) {
+    case "unavailable":
+      return `${head} the record of its earlier runs is unavailable, and it must not run twice. Try again later.`;
+    case "in-doubt":
+      return `${head} an earlier call with the same arguments started and its outcome is unknown, so it may already have taken effect. Do not repeat it; tell the user.`;
+    case "unrecorded":
+      return `${head} it already ran with these arguments, and it must not run twice. Its result cannot be shown again.`;
+  }
+}
+
+/** `Tool "<name>" is not available in this turn…` and the ones that are. */
+export function notAllowedMessage(toolName: string, available: readonly string[]): string {
+  const head = `Tool ${describeName(toolName)} is not available in this turn.`;
+  if (available.length === 0) return `${head} No tools are available.`;
+  const listed = available.slice(0, MAX_LISTED_TOOLS).map(describeName).join(", ");
+  const more = available.length > MAX_LISTED_TOOLS ? `, and ${available.length - MAX_LISTED_TOOLS} more` : "";
+  return `${head} Available tools: ${listed}${more}.`;
+}
+
+/** Milliseconds as words for the model: `250 ms`, `3 s`, `2 min`. */
+function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.ceil(ms)} ms`;
+  if (ms < 120_000) return `${Math.ceil(ms / 1_000)} s`;
+  return `${Math.ceil(ms / 60_000)} min`;
+}
+
+/** `Tool "<name>" was not run: its rate limit is spent…`. */
+export function rateLimitedMessage(toolName: string, retryAfterMs: number): string {
+  return `Tool ${describeName(toolName)} was not run: it has been called too often. Try again in ${duration(retryAfterMs)}, or do without it.`;
+}
+
+/** `Tool "<name>" is unavailable after repeated failures…`. */
+export function unavailableMessage(toolName: string, retryAfterMs: number): string {
+  const when = retryAfterMs > 0 ? ` Try again in ${duration(retryAfterMs)}, or do without it.` : " Try again shortly, or do without it.";
+  return `Tool ${describeName(toolName)} is unavailable after repeated failures; it was not run.${when}`;
 }

@@ -35,6 +35,7 @@ function sampleResults(): BenchResults {
     settings: {
       quick: false, check: true, corpusDirectory: undefined, perCall: { rounds: 28, batchMs: 20, warmupMs: 200 }, coldStartSizes: [100], coldStartRepeats: 3,
       populationSize: 100, sweepCalls: 1000, cacheSizes: [16, Infinity], cacheKeyCalls: 100, memorySchemas: 100, churnSchemas: 200, churnCacheSize: 64, churnCheckpoints: 2,
+      streaming: { rounds: 15, batchMs: 40, warmupMs: 300, payloadBytes: 100_000 },
     },
     argv: ["--check"],
     perCall: { groups: [...perCallGroups, signal] },
@@ -47,6 +48,14 @@ function sampleResults(): BenchResults {
     memory: {
       perValidator: { schemas: 100, growthBytes: 9_000, heldBytes: 8_000 },
       churn: { schemas: 200, cacheSize: 64, checkpoints: [{ schemasSeen: 100, boundedBytes: 2 ** 20, unboundedBytes: 2 ** 21 }, { schemasSeen: 200, boundedBytes: 2 ** 20, unboundedBytes: 2 ** 22 }], boundedHeldBytes: 2 ** 19, unboundedHeldBytes: 2 ** 21 },
+    },
+    streaming: {
+      payloads: [
+        { name: "batch upsert", bytes: 100_000, deltas: 3_000, timings: [timing("stream", "stream", 900_000), timing("reference", "JSON.parse + check", 350_000)], partialJsonNs: 2e9 },
+      ],
+      perDeltaNs: { insideString: 80, structured: 190 },
+      latency: { calls: 3, handlerMs: 50, streamMs: 200, dispatchStream: { firstResultMs: 106, lastResultMs: 260, beforeStreamEnd: 2 }, collectThenDispatchAll: { firstResultMs: 208, lastResultMs: 260, beforeStreamEnd: 0 } },
+      goals: [],
     },
     sectionSeconds: { "per-call": 30, memory: 6 },
     durationSeconds: 61.5,
@@ -97,6 +106,14 @@ describe("the bench's HTML report", () => {
     expect(html).toContain("pi-ai &lt;validate&gt; &amp; co");
     expect(html).not.toContain("<validate>");
     expect(textOf(sectionById("per-call"))).toContain("pi-ai <validate> & co");
+  });
+
+  it("shows each streamed payload against one JSON.parse plus check and partial-json, one delta's cost, and the latency", () => {
+    const streaming = textOf(sectionById("streaming"));
+    expect(streaming).toContain("batch upsert: 100,000 bytes in 3,000 deltas");
+    expect(streaming).toContain("partial-json, the prefix re-parsed on every delta");
+    expect(streaming).toContain("80 ns inside a long string");
+    expect(streaming).toContain("106 ms");
   });
 
   it("writes the same chart as the standalone SVG", () => {

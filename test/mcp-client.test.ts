@@ -2,7 +2,16 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { ToolAbortedError, ToolArgumentsValidationError, ToolDefinitionError, ToolExecutionError, ToolRegistry, Type } from "../src/index.js";
+import {
+  isToolContent,
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolRegistry,
+  Type,
+  type ToolContent,
+} from "../src/index.js";
 import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
@@ -91,8 +100,165 @@ describe("registerMcpTools", () => {
     expect(await registry.dispatch(toolCall("close_issue", { number: 7 }))).toBe("closed");
     expect(registry.cacheStats().misses).toBe(compiled + 1); // close_issue only
     expect(registry.get("echo")?.parameters).toBe(echoSchema); // an unchanged schema keeps its object
-    await registerMcpTools(registry, client); // listing again by calling it again works too
+  });
+
+  it("is one live registration: refresh() resolves to it, and its names and skipped follow the latest listing", async () => {
+    const { remoteRegistry, client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    registry.register({ name: "close_issue", description: "local", parameters: Type.Object({}) }, () => "local");
+    const registration = await registerMcpTools(registry, client);
+    remoteRegistry.register({ name: "close_issue", description: "Close", parameters: Type.Object({}) }, () => "closed");
+    expect(await registration.refresh()).toBe(registration);
+    expect(registration.names).toEqual(["create_issue", "echo", "explode"]);
+    expect(registration.skipped.map(({ name }) => name)).toEqual(["close_issue"]);
+    registry.unregister("close_issue");
+    await registration.refresh();
+    expect(registration.names).toEqual(["create_issue", "echo", "explode", "close_issue"]);
+    expect(registration.skipped).toEqual([]);
+  });
+
+  it("treats a second registerMcpTools for the same client and prefix as a registration of its own: each name clashes and is skipped", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const first = await registerMcpTools(registry, client, { prefix: "gh." });
+    const before = registry.list();
+    const second = await registerMcpTools(registry, client, { prefix: "gh." });
+    expect(second.names).toEqual([]);
+    expect(second.skipped.map(({ name, reason }) => [name, reason])).toEqual(
+      ["create_issue", "echo", "explode"].map((name) => [name, `Invalid definition for tool "gh.${name}": a tool with this name is already registered`]),
+    );
+    expect(registry.list()).toEqual(before);
+    expect(second.unregister()).toBe(0);
+    expect(first.names).toHaveLength(3);
     expect(registry.list()).toHaveLength(3);
+  });
+
+  it("with strict: true, refuses a second registerMcpTools for the same client with a ToolDefinitionError, leaving the first one's tools", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    const before = registry.list();
+    const error = await rejectionOf(registerMcpTools(registry, client, { strict: true }));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).toolName).toBe("create_issue");
+    expect(registry.list()).toEqual(before);
+  });
+
+  it("registers the server's tools again with registerMcpTools once the first registration was unregistered", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const first = await registerMcpTools(registry, client);
+    expect(first.unregister()).toBe(3);
+    expect(first.names).toEqual([]);
+    const second = await registerMcpTools(registry, client);
+    expect(second.names).toEqual(["create_issue", "echo", "explode"]);
+    expect(second.skipped).toEqual([]);
+  });
+
+  it("ends a registration with unregister: a later refresh lists nothing and registers nothing", async () => {
+    const { client } = await remote();
+    let listings = 0;
+    const counting = { listTools: (...args: Parameters<Client["listTools"]>) => (listings++, client.listTools(...args)), callTool: client.callTool.bind(client) };
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, counting);
+    registration.unregister();
+    await registration.refresh();
+    expect(listings).toBe(1);
+    expect(registry.list()).toEqual([]);
+    expect(registration.names).toEqual([]);
+  });
+
+  it("registers nothing when unregister comes while a refresh is listing", async () => {
+    const { client } = await remote();
+    let listingStarted = () => {};
+    const watched = {
+      listTools: (...args: Parameters<Client["listTools"]>) => (listingStarted(), client.listTools(...args)),
+      callTool: client.callTool.bind(client),
+    };
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, watched);
+    const started = new Promise<void>((resolve) => (listingStarted = resolve));
+    const refreshed = registration.refresh();
+    await started;
+    registration.unregister();
+    await refreshed;
+    expect(registry.list()).toEqual([]);
+  });
+
+  it("leaves alone a tool that other code registered under one of its names since, on refresh and on unregister", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, client);
+    registry.unregister("echo");
+    registry.register({ name: "echo", description: "local echo", parameters: Type.Object({}) }, () => "local");
+    await registration.refresh();
+    expect(registry.get("echo")?.description).toBe("local echo");
+    expect(registration.skipped.map(({ name }) => name)).toEqual(["echo"]);
+    expect(registration.unregister()).toBe(2);
+    expect(registry.list().map((definition) => definition.description)).toEqual(["local echo"]);
+  });
+
+  it("runs refreshes one at a time, in the order they were asked for", async () => {
+    const { client } = await remote();
+    let listing = 0;
+    let overlapped = false;
+    const slow = {
+      listTools: async (...args: Parameters<Client["listTools"]>) => {
+        overlapped ||= listing > 0;
+        listing++;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        try {
+          return await client.listTools(...args);
+        } finally {
+          listing--;
+        }
+      },
+      callTool: client.callTool.bind(client),
+    };
+    const registration = await registerMcpTools(new ToolRegistry({ cacheKey: "content" }), slow);
+    await Promise.all([registration.refresh(), registration.refresh(), registration.refresh()]);
+    expect(overlapped).toBe(false);
+  });
+
+  it("goes on refreshing after a refresh failed, and leaves the registry as it was when one does", async () => {
+    const { client } = await remote();
+    let listings = 0;
+    // The second listing (the first refresh) loses its connection.
+    const flaky = {
+      listTools: (...args: Parameters<Client["listTools"]>) => (++listings === 2 ? Promise.reject(new Error("connection lost")) : client.listTools(...args)),
+      callTool: client.callTool.bind(client),
+    };
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, flaky);
+    const failed = registration.refresh();
+    const next = registration.refresh();
+    expect(await rejectionOf(failed)).toMatchObject({ message: "connection lost" });
+    expect(await next).toBe(registration);
+    expect(registry.list()).toHaveLength(3);
+  });
+
+  it("takes a refresh's signal for that refresh only, not the first listing's", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const startup = new AbortController();
+    const registration = await registerMcpTools(registry, client, { signal: startup.signal });
+    startup.abort();
+    await registration.refresh();
+    expect(registration.names).toHaveLength(3);
+    const aborted = await rejectionOf(registration.refresh({ signal: AbortSignal.abort() }));
+    expect(aborted).toBeInstanceOf(Error);
+    expect(registry.list()).toHaveLength(3);
+  });
+
+  it("keeps nothing outside the registration: two registries take the same client's tools apart", async () => {
+    const { remoteRegistry, client } = await remote();
+    const [a, b] = [new ToolRegistry({ cacheKey: "content" }), new ToolRegistry({ cacheKey: "content" })];
+    const inA = await registerMcpTools(a, client);
+    await registerMcpTools(b, client);
+    remoteRegistry.unregister("explode");
+    await inA.refresh();
+    expect(a.list()).toHaveLength(2);
+    expect(b.list()).toHaveLength(3);
   });
 
   it("keeps two servers' tools apart by prefix, and unregisters one registration only", async () => {
@@ -210,11 +376,15 @@ describe("registerMcpTools with a paginating server", () => {
     expect(registry.get("tool_3")?.description).toBe("");
   });
 
-  it("returns mixed content as it arrived", async () => {
+  // Mixed content was once returned as the raw array, which the adapters sent as JSON text (the
+  // image as base64 in the text); as toolContent, each adapter sends the image in its own form.
+  it("returns mixed content as a toolContent value holding the items in order", async () => {
     const client = await pagedServer(tools, 5, (page) => `page-${page}`);
     const registry = new ToolRegistry({ cacheKey: "content" });
     await registerMcpTools(registry, client);
-    expect(await registry.dispatch(toolCall("tool_0", { n: 1 }))).toEqual([
+    const value = await registry.dispatch(toolCall("tool_0", { n: 1 }));
+    expect(isToolContent(value)).toBe(true);
+    expect((value as ToolContent).content).toEqual([
       { type: "text", text: "called tool_0" },
       { type: "image", data: "aGk=", mimeType: "image/png" },
     ]);
@@ -282,7 +452,7 @@ describe("registerMcpTools listing limits", () => {
     expect(error).toBeInstanceOf(McpListLimitError);
     expect(error).toBeInstanceOf(McpProtocolError);
     expect(error).toMatchObject({ option: "maxPages", limit: 5 });
-    expect((error as Error).message).toBe("The MCP server's tools/list went past 5 pages (maxPages); nothing was registered. Raise maxPages if the server really lists that much.");
+    expect((error as Error).message).toBe("The MCP server's tools/list went past 5 pages (maxPages); the registry was left as it was. Raise maxPages if the server really lists that much.");
   });
 
   it("follows at most 100 pages by default", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { failureContent, ToolRegistry, Type, UnknownToolError, type ToolResult } from "../src/index.js";
-import { fromAnthropic, fromGemini, fromOpenAIChat, fromOpenAIResponses, ToolNameMap } from "../src/providers/index.js";
+import { failureContent, ToolRegistry, Type, UnknownToolError, type ToolCallContent, type ToolResult } from "../src/index.js";
+import { anthropic, gemini, openAIChat, openAIResponses } from "../src/providers/index.js";
 import { rejectionOf } from "./support/fixtures.js";
 
 // The model was sent "uber_ride" for the registry's "uber.ride": text written for it must never say "uber.ride".
@@ -21,19 +21,36 @@ function contentOf(result: ToolResult | undefined): string {
   return result.content;
 }
 
-const openAIChat = (name: string, args: string, names: ToolNameMap) => fromOpenAIChat({ id: "c1", type: "function", function: { name, arguments: args } }, { names });
-const fromEachProvider: Array<[string, (name: string, args: Record<string, unknown>, names: ToolNameMap) => ReturnType<typeof fromOpenAIChat>]> = [
-  ["OpenAI Chat Completions", (name, args, names) => openAIChat(name, JSON.stringify(args), names)],
-  ["OpenAI Responses", (name, args, names) => fromOpenAIResponses({ type: "function_call", call_id: "c1", name, arguments: JSON.stringify(args) }, { names })],
-  ["Anthropic", (name, args, names) => fromAnthropic({ type: "tool_use", id: "c1", name, input: args }, { names })],
-  ["Gemini", (name, args, names) => fromGemini({ functionCall: { id: "c1", name, args } }, { names })],
+/** The call an OpenAI Chat Completions adapter made with `names: "map"` reads from the model. */
+function chatCall(registry: ToolRegistry): (name: string, args: string) => ToolCallContent {
+  const chat = openAIChat(registry, { names: "map" });
+  return (name, args) => chat.call({ id: "c1", type: "function", function: { name, arguments: args } });
+}
+
+type ReadCall = (name: string, args: Record<string, unknown>) => ToolCallContent;
+const fromEachProvider: Array<[string, (registry: ToolRegistry) => ReadCall]> = [
+  ["OpenAI Chat Completions", (registry) => {
+    const read = chatCall(registry);
+    return (name, args) => read(name, JSON.stringify(args));
+  }],
+  ["OpenAI Responses", (registry) => {
+    const responses = openAIResponses(registry, { names: "map" });
+    return (name, args) => responses.call({ type: "function_call", call_id: "c1", name, arguments: JSON.stringify(args) });
+  }],
+  ["Anthropic", (registry) => {
+    const claude = anthropic(registry, { names: "map" });
+    return (name, args) => claude.call({ type: "tool_use", id: "c1", name, input: args });
+  }],
+  ["Gemini", (registry) => {
+    const adapter = gemini(registry, { names: "map" });
+    return (name, args) => adapter.call({ functionCall: { id: "c1", name, args } });
+  }],
 ];
 
 describe("text for the model names tools as the model knows them", () => {
-  it.each(fromEachProvider)("%s: a validation failure names uber_ride, not uber.ride", async (_provider, read) => {
+  it.each(fromEachProvider)("%s: a validation failure names uber_ride, not uber.ride", async (_provider, adapterOf) => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
-    const [result] = await registry.dispatchAll([read("uber_ride", { time: -1 }, names)]);
+    const [result] = await registry.dispatchAll([adapterOf(registry)("uber_ride", { time: -1 })]);
     expect(result).toMatchObject({ isError: true, toolName: "uber.ride" });
     const content = contentOf(result);
     expect(content).toContain('Invalid arguments for tool "uber_ride":\n  - /time: must be >= 0');
@@ -42,8 +59,8 @@ describe("text for the model names tools as the model knows them", () => {
 
   it("suggests close names and lists available tools in the names the model was sent", async () => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
-    const [misspelt, unrelated] = await registry.dispatchAll([openAIChat("uber_rid", "{}", names), openAIChat("weather", "{}", names)]);
+    const read = chatCall(registry);
+    const [misspelt, unrelated] = await registry.dispatchAll([read("uber_rid", "{}"), read("weather", "{}")]);
     expect(contentOf(misspelt)).toBe('Unknown tool "uber_rid". Did you mean "uber_ride"? Call one of the available tools instead.');
     expect(contentOf(unrelated)).toBe(
       'Unknown tool "weather". Available tools: "uber_ride", "uber_slow", "lyft_ride". Call one of the available tools instead.',
@@ -52,24 +69,24 @@ describe("text for the model names tools as the model knows them", () => {
 
   it("names the tool the model knows when a mapped tool was unregistered since the tools were sent", async () => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
+    const read = chatCall(registry);
     registry.unregister("uber.ride");
-    const [result] = await registry.dispatchAll([openAIChat("uber_ride", "{}", names)]);
+    const [result] = await registry.dispatchAll([read("uber_ride", "{}")]);
     expect(contentOf(result)).toMatch(/^Unknown tool "uber_ride"\./);
   });
 
   it("names the tool the model knows when the handler fails or times out", async () => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
-    const [failed, timedOut] = await registry.dispatchAll([openAIChat("uber_ride", '{"time":90}', names), openAIChat("uber_slow", "{}", names)]);
+    const read = chatCall(registry);
+    const [failed, timedOut] = await registry.dispatchAll([read("uber_ride", '{"time":90}'), read("uber_slow", "{}")]);
     expect(contentOf(failed)).toBe('Tool "uber_ride" failed: no rides that far ahead');
-    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms');
+    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms; it may still be running and may yet complete, so check before calling it again.');
   });
 
   it("keeps the registry's names in the typed error, for code and logs", async () => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
-    const [result] = await registry.dispatchAll([openAIChat("uber_ride", '{"time":-1}', names)]);
+    const read = chatCall(registry);
+    const [result] = await registry.dispatchAll([read("uber_ride", '{"time":-1}')]);
     expect(result?.isError === true && result.error.message).toContain('Invalid arguments for tool "uber.ride"');
   });
 
@@ -79,12 +96,19 @@ describe("text for the model names tools as the model knows them", () => {
     expect(contentOf(result)).toContain('Invalid arguments for tool "uber.ride"');
   });
 
+  it('uses registry names for calls read by an adapter made with names: "strict", which sends registry names', async () => {
+    const registry = new ToolRegistry().register({ name: "weather.now", description: "", parameters: Type.Object({ city: Type.String() }) }, () => "");
+    const call = gemini(registry).call({ functionCall: { name: "weather.now", args: {} } });
+    const [result] = await registry.dispatchAll([call]);
+    expect(contentOf(result)).toContain('Invalid arguments for tool "weather.now"');
+  });
+
   it("failureContent(error, names) does the same for an error caught from dispatch", async () => {
     const registry = rideRegistry();
-    const names = new ToolNameMap(registry);
-    const error = await rejectionOf(registry.dispatch(openAIChat("uber_rid", "{}", names)));
+    const chat = openAIChat(registry, { names: "map" });
+    const error = await rejectionOf(registry.dispatch(chat.call({ id: "c1", type: "function", function: { name: "uber_rid", arguments: "{}" } })));
     expect(error).toBeInstanceOf(UnknownToolError);
-    expect(failureContent(error, names)).toContain('Did you mean "uber_ride"?');
+    expect(failureContent(error, chat.nameMap)).toContain('Did you mean "uber_ride"?');
     expect(failureContent(error)).toContain('Did you mean "uber.ride"?');
   });
 });

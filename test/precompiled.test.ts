@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { precompileValidators, ToolArgumentsValidationError, ToolRegistry, Type, type PrecompiledValidators } from "../src/index.js";
+import { ValidatorCache } from "../src/validation/cache.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 import * as runtime from "../src/precompiled/index.js";
 
@@ -64,6 +65,18 @@ describe("a precompiled validator", () => {
     expect(error).toBeInstanceOf(ToolArgumentsValidationError);
     expect(await registry.dispatch(toolCall("pay", { account: "12345678", name: "bob" }))).toEqual({ account: "12345678", name: "bob" });
     expect(registry.compileStats().interpreted).toBe(0);
+  });
+
+  it("carries the fused copy-and-check too, so a runtime without code generation copies and checks in one pass", async () => {
+    const schema = Type.Object({ path: Type.String({ pattern: "^[a-z]+$" }), depth: Type.Optional(Type.Integer({ minimum: 0 })) });
+    const validators = await loadGenerated(precompileValidators([schema]), "fused");
+    const entry = new ValidatorCache(16, { precompiled: validators }).get("read", schema);
+    expect(entry.fused).toBeDefined();
+    const state = { invalid: false, unchecked: false };
+    expect(entry.fused!({ path: "abc", depth: 2 }, state)).toEqual({ path: "abc", depth: 2 });
+    expect(state).toEqual({ invalid: false, unchecked: false });
+    entry.fused!({ path: "ABC", depth: -1 }, state);
+    expect(state.invalid).toBe(true);
   });
 
   it("follows JSON Schema where the transform corrects TypeBox: an array-like object never passes an array enum", async () => {

@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { ToolRegistry, Type, type ToolResult } from "../src/index.js";
-import { fromAnthropic, ProviderFormatError, ProviderNameError, toAnthropicToolResult, toAnthropicTools, ToolNameMap } from "../src/providers/index.js";
+import { anthropic, ProviderFormatError, ProviderNameError } from "../src/providers/index.js";
 import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
 import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
 import { thrownBy } from "./support/fixtures.js";
@@ -90,17 +90,16 @@ function checkTools(request: RecordedRequest): void {
 async function runTurn(streaming: boolean): Promise<{ log: CallLog; reply: string }> {
   const log: CallLog = [];
   const registry = weatherAndRideRegistry(log);
-  const names = new ToolNameMap(registry);
-  const tools = toAnthropicTools(registry, { names });
-  const anthropic = new Anthropic({ apiKey: "test-key", baseURL: server!.origin, maxRetries: 0 });
+  const claude = anthropic(registry, { names: "map" });
+  const client = new Anthropic({ apiKey: "test-key", baseURL: server!.origin, maxRetries: 0 });
   const messages: MessageParam[] = [{ role: "user", content: "Weather in Kyoto, and a ride from the station" }];
-  const request = { model: "claude-sonnet-4-6", max_tokens: 1024, messages, tools };
+  const request = { model: "claude-sonnet-4-6", max_tokens: 1024, messages, tools: claude.tools() };
 
-  const message = streaming ? await anthropic.messages.stream(request).finalMessage() : await anthropic.messages.create(request);
-  const calls = message.content.flatMap((block) => (block.type === "tool_use" ? [fromAnthropic(block, { names })] : []));
+  const message = streaming ? await client.messages.stream(request).finalMessage() : await client.messages.create(request);
+  const calls = message.content.flatMap((block) => (block.type === "tool_use" ? [claude.call(block)] : []));
   const results = await registry.dispatchAll(calls);
-  messages.push({ role: "assistant", content: message.content }, { role: "user", content: results.map(toAnthropicToolResult) });
-  const reply = await anthropic.messages.create({ ...request, messages });
+  messages.push({ role: "assistant", content: message.content }, { role: "user", content: results.map(claude.result) });
+  const reply = await client.messages.create({ ...request, messages });
   const first = reply.content[0];
   return { log, reply: first?.type === "text" ? first.text : "" };
 }
@@ -134,36 +133,40 @@ describe("Anthropic Messages, end to end with the @anthropic-ai/sdk client", () 
   });
 });
 
-describe("fromAnthropic", () => {
+describe("anthropic(registry).call", () => {
+  const { call } = anthropic(new ToolRegistry());
+
   it("reads a tool_use block into a ToolCallContent", () => {
-    expect(fromAnthropic({ type: "tool_use", id: "toolu_9", name: "t", input: { a: 1 } })).toEqual({ type: "tool_call", id: "toolu_9", name: "t", arguments: { a: 1 } });
-    expectTypeOf<ToolUseBlock>().toMatchTypeOf<Parameters<typeof fromAnthropic>[0]>();
+    expect(call({ type: "tool_use", id: "toolu_9", name: "t", input: { a: 1 } })).toEqual({ type: "tool_call", id: "toolu_9", name: "t", arguments: { a: 1 } });
+    expectTypeOf<ToolUseBlock>().toMatchTypeOf<Parameters<typeof call>[0]>();
   });
 
   it("refuses a text block, and input that is not an object, with a ProviderFormatError", () => {
-    expect(thrownBy(() => fromAnthropic({ type: "text", text: "hi" } as never))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call({ type: "text", text: "hi" } as never))).toBeInstanceOf(ProviderFormatError);
     for (const input of [null, "{}", [1], 3]) {
-      expect(thrownBy(() => fromAnthropic({ type: "tool_use", id: "t", name: "t", input }))).toBeInstanceOf(ProviderFormatError);
+      expect(thrownBy(() => call({ type: "tool_use", id: "t", name: "t", input }))).toBeInstanceOf(ProviderFormatError);
     }
   });
 });
 
-describe("toAnthropicTools and toAnthropicToolResult", () => {
+describe("anthropic(registry).tools and .result", () => {
   it("describes each tool with its schema as input_schema", () => {
     const registry = new ToolRegistry().register({ name: "t", description: "d", parameters: Type.Object({ n: Type.Number() }) }, () => 1);
-    expect(toAnthropicTools(registry)).toEqual([{ name: "t", description: "d", input_schema: { type: "object", required: ["n"], properties: { n: { type: "number" } } } }]);
-    expectTypeOf(toAnthropicTools(registry)).toMatchTypeOf<Tool[]>();
+    expect(anthropic(registry).tools()).toEqual([{ name: "t", description: "d", input_schema: { type: "object", required: ["n"], properties: { n: { type: "number" } } } }]);
+    expectTypeOf(anthropic(registry).tools()).toMatchTypeOf<Tool[]>();
   });
 
-  it("refuses a dotted name with a ProviderNameError unless names are mapped", () => {
-    expect(thrownBy(() => toAnthropicTools(weatherAndRideRegistry()))).toBeInstanceOf(ProviderNameError);
+  it('refuses a dotted name with a ProviderNameError unless made with names: "map"', () => {
+    expect(thrownBy(() => anthropic(weatherAndRideRegistry()).tools())).toBeInstanceOf(ProviderNameError);
+    expect(anthropic(weatherAndRideRegistry(), { names: "map" }).tools().map((tool) => tool.name)).toEqual(["get_weather", "uber_ride"]);
   });
 
   it("leaves content out when the handler returned nothing, and flags only failures", () => {
-    const nothing: ToolResult = { toolCallId: "toolu_1", toolName: "t", isError: false, value: undefined };
-    const failed: ToolResult = { toolCallId: "toolu_2", toolName: "t", isError: true, error: new Error("x"), content: "it failed" };
-    expect(toAnthropicToolResult(nothing)).toEqual({ type: "tool_result", tool_use_id: "toolu_1" });
-    expect(toAnthropicToolResult(failed)).toEqual({ type: "tool_result", tool_use_id: "toolu_2", content: "it failed", is_error: true });
-    expectTypeOf(toAnthropicToolResult(failed)).toMatchTypeOf<ToolResultBlockParam>();
+    const { result } = anthropic(new ToolRegistry());
+    const nothing: ToolResult = { status: "ok", toolCallId: "toolu_1", toolName: "t", isError: false, value: undefined };
+    const failed: ToolResult = { status: "error", toolCallId: "toolu_2", toolName: "t", isError: true, error: new Error("x"), content: "it failed" };
+    expect(result(nothing)).toEqual({ type: "tool_result", tool_use_id: "toolu_1" });
+    expect(result(failed)).toEqual({ type: "tool_result", tool_use_id: "toolu_2", content: "it failed", is_error: true });
+    expectTypeOf(result(failed)).toMatchTypeOf<ToolResultBlockParam>();
   });
 });

@@ -1,15 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type } from "../src/index.js";
-import {
-  fromOpenAIChat,
-  ProviderNameError,
-  toAnthropicTools,
-  toGeminiTools,
-  toOpenAIChatTools,
-  toOpenAIResponsesTools,
-  ToolNameMap,
-} from "../src/providers/index.js";
+import { anthropic, gemini, openAIChat, openAIResponses, ProviderNameError } from "../src/providers/index.js";
+import { ToolNameMap } from "../src/providers/names.js";
 import { thrownBy } from "./support/fixtures.js";
 
 const OPENAI_AND_ANTHROPIC = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -67,11 +60,8 @@ describe("ToolNameMap", () => {
     expect(names.fromProviderName("a_b")).toBe("a.b");
   });
 
-  it("refuses a single name where it takes a list, and a from* names option that is not a map", () => {
+  it("refuses a single name where it takes a list", () => {
     expect(thrownBy(() => new ToolNameMap("uber.ride" as never))).toBeInstanceOf(TypeError);
-    const toolCall = { id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } };
-    expect(thrownBy(() => fromOpenAIChat(toolCall, { names: "map" as never }))).toBeInstanceOf(TypeError);
-    expect(thrownBy(() => fromOpenAIChat(toolCall, { nullsAsOmitted: {} as never }))).toBeInstanceOf(TypeError);
   });
 
   it("is reversible and provider-safe for any set of registry names", () => {
@@ -95,8 +85,8 @@ describe("ToolNameMap", () => {
 describe("tool names in each provider's dialect", () => {
   it("refuses uber.ride for OpenAI and Anthropic with a ProviderNameError naming the tool and the rule", () => {
     const registry = registryOf("read", "uber.ride");
-    for (const convert of [toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools]) {
-      const error = thrownBy(() => convert(registry));
+    for (const adapter of [openAIChat, openAIResponses, anthropic]) {
+      const error = thrownBy(() => adapter(registry).tools());
       expect(error).toBeInstanceOf(ProviderNameError);
       expect((error as ProviderNameError).toolName).toBe("uber.ride");
       expect((error as Error).message).toContain("^[a-zA-Z0-9_-]{1,64}$");
@@ -104,14 +94,22 @@ describe("tool names in each provider's dialect", () => {
   });
 
   it("sends uber.ride to Gemini as it is, since Gemini accepts dots", () => {
-    expect(toGeminiTools(registryOf("uber.ride"))[0]?.functionDeclarations[0]?.name).toBe("uber.ride");
+    expect(gemini(registryOf("uber.ride")).tools()[0]?.functionDeclarations[0]?.name).toBe("uber.ride");
   });
 
-  it('maps the same way with names: "map" as with a ToolNameMap of the same registry', () => {
+  it('with names: "map", never hands one tool the name of another registered tool, and reads each name back', () => {
     const registry = registryOf("uber.ride", "uber_ride", "x:y");
-    const mapped = toOpenAIChatTools(registry, { names: "map" }).map((tool) => tool.function.name);
-    const names = new ToolNameMap(registry);
+    const chat = openAIChat(registry, { names: "map" });
+    const mapped = chat.tools().map((tool) => tool.function.name);
     expect(mapped).toEqual(["uber_ride_2", "uber_ride", "x_y"]);
-    expect(mapped.map((name) => names.fromProviderName(name))).toEqual(["uber.ride", "uber_ride", "x:y"]);
+    expect(mapped.map((name) => chat.call({ id: "c", type: "function", function: { name, arguments: "{}" } }).name)).toEqual(["uber.ride", "uber_ride", "x:y"]);
+  });
+
+  it('with names: "map", claims the safe names of tools registered after the adapter was made before mapping the others', () => {
+    const registry = new ToolRegistry();
+    const chat = openAIChat(registry, { names: "map" });
+    registry.register({ name: "uber.ride", description: "", parameters: Type.Object({}) }, () => "");
+    registry.register({ name: "uber_ride", description: "", parameters: Type.Object({}) }, () => "");
+    expect(chat.tools().map((tool) => tool.function.name)).toEqual(["uber_ride_2", "uber_ride"]);
   });
 });

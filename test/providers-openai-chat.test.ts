@@ -2,14 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, type ToolCallContent, type ToolResult } from "../src/index.js";
-import {
-  fromOpenAIChat,
-  ProviderFormatError,
-  ProviderNameError,
-  toOpenAIChatToolMessage,
-  toOpenAIChatTools,
-  ToolNameMap,
-} from "../src/providers/index.js";
+import { openAIChat, ProviderFormatError, ProviderNameError } from "../src/providers/index.js";
 import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
 import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
 import { rejectionOf, thrownBy } from "./support/fixtures.js";
@@ -106,12 +99,11 @@ function checkToolsSent(request: RecordedRequest): void {
   demand(tools.every((tool) => tool.type === "function" && tool.function.parameters.type === "object"), "tools must be function tools with object schemas");
 }
 
-/** The two test tools in a registry, the name map and tools sent for them, and an SDK client of the replay server. */
+/** The two test tools in a registry, its adapter (names mapped), and an SDK client of the replay server. */
 function agent(origin: string) {
   const log: CallLog = [];
   const registry = weatherAndRideRegistry(log);
-  const names = new ToolNameMap(registry);
-  return { log, registry, names, tools: toOpenAIChatTools(registry, { names }), openai: client(origin) };
+  return { log, registry, chat: openAIChat(registry, { names: "map" }), openai: client(origin) };
 }
 
 describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
@@ -120,15 +112,15 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
       (request) => (checkToolsSent(request), { json: completionWithToolCalls() }),
       (request) => (checkToolMessages(request), { json: finalCompletion("Paris is at 21 °C and your ride is booked.") }),
     ]);
-    const { log, registry, names, tools, openai } = agent(server.origin);
+    const { log, registry, chat, openai } = agent(server.origin);
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
 
-    const first = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+    const first = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: chat.tools() });
     const message = first.choices[0]!.message;
-    const calls = (message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { names }));
+    const calls = (message.tool_calls ?? []).map(chat.call);
     const results = await registry.dispatchAll(calls);
-    messages.push(message, ...results.map(toOpenAIChatToolMessage));
-    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+    messages.push(message, ...results.map(chat.result));
+    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: chat.tools() });
 
     expect(second.choices[0]?.message.content).toBe("Paris is at 21 °C and your ride is booked.");
     expect(log).toEqual([
@@ -144,14 +136,14 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
       (request) => (checkToolsSent(request), { events: chunksWithToolCalls() }),
       (request) => (checkToolMessages(request), { json: finalCompletion("Done.") }),
     ]);
-    const { log, registry, names, tools, openai } = agent(server.origin);
+    const { log, registry, chat, openai } = agent(server.origin);
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, and book me a ride" }];
 
-    const stream = openai.chat.completions.stream({ model: "gpt-4.1", messages, tools });
+    const stream = openai.chat.completions.stream({ model: "gpt-4.1", messages, tools: chat.tools() });
     const message = (await stream.finalChatCompletion()).choices[0]!.message;
-    const results = await registry.dispatchAll((message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { names })));
-    messages.push(message, ...results.map(toOpenAIChatToolMessage));
-    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+    const results = await registry.dispatchAll((message.tool_calls ?? []).map(chat.call));
+    messages.push(message, ...results.map(chat.result));
+    const second = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: chat.tools() });
 
     expect(second.choices[0]?.message.content).toBe("Done.");
     expect(log.map((entry) => entry.tool)).toEqual(["get_weather", "uber.ride"]);
@@ -171,13 +163,14 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
     const registry = weatherAndRideRegistry(log);
     registry.unregister("uber.ride");
     const openai = client(server.origin);
+    const chat = openAIChat(registry, { strict: true });
 
     const completion = await openai.chat.completions.create({
       model: "gpt-4.1",
       messages: [{ role: "user", content: "Weather in Oslo" }],
-      tools: toOpenAIChatTools(registry, { strict: true }),
+      tools: chat.tools(),
     });
-    const calls = (completion.choices[0]!.message.tool_calls ?? []).map((toolCall) => fromOpenAIChat(toolCall, { nullsAsOmitted: registry }));
+    const calls = (completion.choices[0]!.message.tool_calls ?? []).map(chat.call);
     const [result] = await registry.dispatchAll(calls);
 
     expect(result).toMatchObject({ isError: false, value: { city: "Oslo", unit: "celsius" } });
@@ -185,39 +178,40 @@ describe("OpenAI Chat Completions, end to end with the openai SDK", () => {
   });
 });
 
-describe("fromOpenAIChat", () => {
+describe("openAIChat(registry).call", () => {
+  const { call } = openAIChat(weatherAndRideRegistry());
   const toolCall = (args: string) => ({ id: "call_9", type: "function", function: { name: "get_weather", arguments: args } });
 
   it("parses arguments text that is a JSON object into a ToolCallContent", () => {
-    expect(fromOpenAIChat(toolCall('{"city":"Paris"}'))).toEqual({ type: "tool_call", id: "call_9", name: "get_weather", arguments: { city: "Paris" } });
+    expect(call(toolCall('{"city":"Paris"}'))).toEqual({ type: "tool_call", id: "call_9", name: "get_weather", arguments: { city: "Paris" } });
   });
 
   it("keeps arguments text that is not JSON, so dispatch reports it as invalid JSON", async () => {
-    const call = fromOpenAIChat(toolCall('{"city": "Par'));
-    expect(call.arguments).toBe('{"city": "Par');
-    const error = await rejectionOf(weatherAndRideRegistry().dispatch(call));
+    const read = call(toolCall('{"city": "Par'));
+    expect(read.arguments).toBe('{"city": "Par');
+    const error = await rejectionOf(weatherAndRideRegistry().dispatch(read));
     expect(error).toBeInstanceOf(ToolArgumentsValidationError);
     expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be valid JSON"]);
   });
 
   it("keeps JSON text that is not an object, so dispatch reports that arguments must be an object", async () => {
     for (const text of ["[]", "null", '"Paris"', "42"]) {
-      const error = await rejectionOf(weatherAndRideRegistry().dispatch(fromOpenAIChat(toolCall(text))));
+      const error = await rejectionOf(weatherAndRideRegistry().dispatch(call(toolCall(text))));
       expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be a plain object"]);
     }
   });
 
   it("refuses a custom tool call, a missing id and a non-string arguments with a ProviderFormatError", () => {
     const custom = { id: "call_1", type: "custom", custom: { name: "grammar", input: "free text" } };
-    expect(thrownBy(() => fromOpenAIChat(custom))).toBeInstanceOf(ProviderFormatError);
-    expect(thrownBy(() => fromOpenAIChat({ type: "function", function: { name: "x", arguments: "{}" } } as never))).toBeInstanceOf(ProviderFormatError);
-    expect(thrownBy(() => fromOpenAIChat({ id: "1", type: "function", function: { name: "x", arguments: { a: 1 } } } as never))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call(custom))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call({ type: "function", function: { name: "x", arguments: "{}" } } as never))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call({ id: "1", type: "function", function: { name: "x", arguments: { a: 1 } } } as never))).toBeInstanceOf(ProviderFormatError);
   });
 
   it("throws only typed errors for objects that are not tool calls at all", () => {
     const throwing = { id: "1", type: "function", get function(): never { throw new Error("boom"); } };
     for (const bad of [null, undefined, "call", 42, [], throwing]) {
-      const error = thrownBy(() => fromOpenAIChat(bad as never));
+      const error = thrownBy(() => call(bad as never));
       expect(error).toBeInstanceOf(ProviderFormatError);
       expect((error as Error).message).not.toContain("boom");
     }
@@ -225,38 +219,48 @@ describe("fromOpenAIChat", () => {
 
   it("leaves very large arguments text unparsed, for dispatch to refuse by the registry's size limit", async () => {
     const text = JSON.stringify({ city: "x".repeat(2 * 1024 * 1024) });
-    const call = fromOpenAIChat(toolCall(text));
-    expect(call.arguments).toBe(text);
+    const read = call(toolCall(text));
+    expect(read.arguments).toBe(text);
     const registry = new ToolRegistry({ maxArgumentBytes: 1024 * 1024 }).register(
       { name: "get_weather", description: "", parameters: Type.Object({ city: Type.String() }) },
       () => "sunny",
     );
-    const error = (await rejectionOf(registry.dispatch(call))) as ToolArgumentsValidationError;
+    const error = (await rejectionOf(registry.dispatch(read))) as ToolArgumentsValidationError;
     expect(error.issues).toEqual(["/: arguments must not be larger than 1048576 bytes"]);
   });
 
-  it("maps a provider name back to the registry name with the ToolNameMap the tools were sent with", () => {
-    const names = new ToolNameMap(["uber.ride"]);
-    const call = fromOpenAIChat({ id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } }, { names });
-    expect(call.name).toBe("uber.ride");
+  it("maps a provider name back to the registry name with the adapter's own name map", () => {
+    const chat = openAIChat(weatherAndRideRegistry(), { names: "map" });
+    expect(chat.tools().map((tool) => tool.function.name)).toEqual(["get_weather", "uber_ride"]);
+    expect(chat.call({ id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } }).name).toBe("uber.ride");
+  });
+
+  it('reads names as they come with names: "strict", where nothing was mapped', () => {
+    expect(call({ id: "c", type: "function", function: { name: "uber_ride", arguments: "{}" } }).name).toBe("uber_ride");
+  });
+
+  it("keeps null for an optional property unless the adapter was made with strict: true", () => {
+    const args = '{"city":"Oslo","unit":null}';
+    expect(call(toolCall(args)).arguments).toEqual({ city: "Oslo", unit: null });
+    expect(openAIChat(weatherAndRideRegistry(), { strict: true }).call(toolCall(args)).arguments).toEqual({ city: "Oslo" });
   });
 
   it("accepts the SDK's tool call types and returns what dispatch accepts", () => {
-    expectTypeOf<ChatCompletionMessageToolCall>().toMatchTypeOf<Parameters<typeof fromOpenAIChat>[0]>();
+    expectTypeOf<ChatCompletionMessageToolCall>().toMatchTypeOf<Parameters<typeof call>[0]>();
     const registry = new ToolRegistry();
-    const dispatch = (toolCall: ChatCompletionMessageToolCall) => registry.dispatch(fromOpenAIChat(toolCall));
+    const dispatch = (toolCall: ChatCompletionMessageToolCall) => registry.dispatch(call(toolCall));
     expectTypeOf(dispatch).returns.toEqualTypeOf<Promise<unknown>>();
-    expectTypeOf(fromOpenAIChat(toolCall("{}"))).toEqualTypeOf<ToolCallContent>();
+    expectTypeOf(call(toolCall("{}"))).toEqualTypeOf<ToolCallContent>();
   });
 });
 
-describe("toOpenAIChatTools", () => {
+describe("openAIChat(registry).tools", () => {
   it("describes each tool as a function tool with its schema as plain JSON", () => {
     const registry = new ToolRegistry().register(
       { name: "read", description: "Read a file", parameters: Type.Object({ path: Type.String() }) },
       () => "",
     );
-    const tools = toOpenAIChatTools(registry);
+    const tools = openAIChat(registry).tools();
     expect(tools).toEqual([
       {
         type: "function",
@@ -267,38 +271,43 @@ describe("toOpenAIChatTools", () => {
     expectTypeOf(tools).toMatchTypeOf<ChatCompletionTool[]>();
   });
 
-  it("refuses a name OpenAI rejects with a ProviderNameError naming the tool, unless names are mapped", () => {
+  it("sends tools registered after the adapter was made", () => {
+    const registry = new ToolRegistry();
+    const chat = openAIChat(registry);
+    registry.register({ name: "late", description: "", parameters: Type.Object({}) }, () => "");
+    expect(chat.tools().map((tool) => tool.function.name)).toEqual(["late"]);
+  });
+
+  it('refuses a name OpenAI rejects with a ProviderNameError naming the tool, unless made with names: "map"', () => {
     const registry = weatherAndRideRegistry();
-    const error = thrownBy(() => toOpenAIChatTools(registry));
+    const error = thrownBy(() => openAIChat(registry).tools());
     expect(error).toBeInstanceOf(ProviderNameError);
     expect((error as ProviderNameError).toolName).toBe("uber.ride");
     expect((error as Error).message).toContain('"uber.ride"');
-    expect(toOpenAIChatTools(registry, { names: "map" }).map((tool) => tool.function.name)).toEqual(["get_weather", "uber_ride"]);
-  });
-
-  it("refuses a names option that is none of its forms", () => {
-    expect(thrownBy(() => toOpenAIChatTools(weatherAndRideRegistry(), { names: "loose" as never }))).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain('{ names: "map" }');
+    expect(openAIChat(registry, { names: "map" }).tools().map((tool) => tool.function.name)).toEqual(["get_weather", "uber_ride"]);
   });
 });
 
-describe("toOpenAIChatToolMessage", () => {
-  const success = (value: unknown): ToolResult => ({ toolCallId: "call_1", toolName: "t", isError: false, value });
+describe("openAIChat(registry).result", () => {
+  const { result } = openAIChat(new ToolRegistry());
+  const success = (value: unknown): ToolResult => ({ status: "ok", toolCallId: "call_1", toolName: "t", isError: false, value });
 
   it("sends a string as is, any other value as JSON, and nothing as empty text", () => {
-    expect(toOpenAIChatToolMessage(success("hi"))).toEqual({ role: "tool", tool_call_id: "call_1", content: "hi" });
-    expect(toOpenAIChatToolMessage(success({ a: [1] })).content).toBe('{"a":[1]}');
-    expect(toOpenAIChatToolMessage(success(undefined)).content).toBe("");
+    expect(result(success("hi"))).toEqual({ role: "tool", tool_call_id: "call_1", content: "hi" });
+    expect(result(success({ a: [1] })).content).toBe('{"a":[1]}');
+    expect(result(success(undefined)).content).toBe("");
   });
 
   it("sends a failure's text for the model", () => {
-    const failure: ToolResult = { toolCallId: "call_2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
-    expect(toOpenAIChatToolMessage(failure)).toEqual({ role: "tool", tool_call_id: "call_2", content: 'Tool "t" failed: x' });
+    const failure: ToolResult = { status: "error", toolCallId: "call_2", toolName: "t", isError: true, error: new Error("x"), content: "Tool \"t\" failed: x" };
+    expect(result(failure)).toEqual({ role: "tool", tool_call_id: "call_2", content: 'Tool "t" failed: x' });
   });
 
   it("reports a value with no JSON text by its type, never its contents", () => {
-    const content = toOpenAIChatToolMessage(success({ secret: 10n })).content;
+    const content = result(success({ secret: 10n })).content;
     expect(content).toBe("The tool returned a value that cannot be sent as JSON (object).");
-    expect(toOpenAIChatToolMessage(success(() => "secret")).content).toBe("The tool returned a value that cannot be sent as JSON (function).");
-    expectTypeOf(toOpenAIChatToolMessage(success(1))).toMatchTypeOf<ChatCompletionToolMessageParam>();
+    expect(result(success(() => "secret")).content).toBe("The tool returned a value that cannot be sent as JSON (function).");
+    expectTypeOf(result(success(1))).toMatchTypeOf<ChatCompletionToolMessageParam>();
   });
 });

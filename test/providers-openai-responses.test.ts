@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInput, ResponseInputItem } from "openai/resources/responses/responses";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { ToolRegistry, Type, type ToolResult } from "../src/index.js";
-import { fromOpenAIResponses, ProviderFormatError, toOpenAIResponsesOutput, toOpenAIResponsesTools, ToolNameMap } from "../src/providers/index.js";
+import { openAIResponses, ProviderFormatError } from "../src/providers/index.js";
 import { demand, type RecordedRequest, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
 import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
 import { thrownBy } from "./support/fixtures.js";
@@ -87,13 +87,12 @@ function checkTools(request: RecordedRequest): void {
   demand(tools[1]?.name === "uber_ride", "the dotted name must be sent mapped");
 }
 
-/** The two test tools in a registry, the name map and tools sent for them, and an SDK client of the replay server. */
+/** The two test tools in a registry, its adapter (names mapped), and an SDK client of the replay server. */
 function agent(origin: string) {
   const log: CallLog = [];
   const registry = weatherAndRideRegistry(log);
-  const names = new ToolNameMap(registry);
   const openai = new OpenAI({ apiKey: "test-key", baseURL: `${origin}/v1`, maxRetries: 0 });
-  return { log, registry, names, tools: toOpenAIResponsesTools(registry, { names }), openai };
+  return { log, registry, responses: openAIResponses(registry, { names: "map" }), openai };
 }
 
 describe("OpenAI Responses, end to end with the openai SDK", () => {
@@ -102,13 +101,14 @@ describe("OpenAI Responses, end to end with the openai SDK", () => {
       (request) => (checkTools(request), { json: response(FUNCTION_CALLS.map((call) => functionCallItem(call, "completed"))) }),
       (request) => (checkOutputs(request), { json: finalResponse("It is 21 °C in Lisbon.") }),
     ]);
-    const { log, registry, names, tools, openai } = agent(server.origin);
+    const { log, registry, responses, openai } = agent(server.origin);
+    const tools = responses.tools();
     let input: ResponseInput = [{ role: "user", content: "Weather in Lisbon, and a ride" }];
 
     const first = await openai.responses.create({ model: "gpt-4.1", input, tools });
-    const calls = first.output.flatMap((item) => (item.type === "function_call" ? [fromOpenAIResponses(item, { names })] : []));
+    const calls = first.output.flatMap((item) => (item.type === "function_call" ? [responses.call(item)] : []));
     const results = await registry.dispatchAll(calls);
-    input = [...input, ...(first.output as ResponseInputItem[]), ...results.map(toOpenAIResponsesOutput)];
+    input = [...input, ...(first.output as ResponseInputItem[]), ...results.map(responses.result)];
     const second = await openai.responses.create({ model: "gpt-4.1", input, tools });
 
     expect(second.output_text).toBe("It is 21 °C in Lisbon.");
@@ -121,7 +121,8 @@ describe("OpenAI Responses, end to end with the openai SDK", () => {
       (request) => (checkTools(request), { events: streamedEvents() }),
       (request) => (checkOutputs(request), { json: finalResponse("Done.") }),
     ]);
-    const { log, registry, names, tools, openai } = agent(server.origin);
+    const { log, registry, responses, openai } = agent(server.origin);
+    const tools = responses.tools();
     let input: ResponseInput = [{ role: "user", content: "Weather in Lisbon, and a ride" }];
 
     const stream = openai.responses.stream({ model: "gpt-4.1", input, tools });
@@ -130,8 +131,8 @@ describe("OpenAI Responses, end to end with the openai SDK", () => {
       if (event.item.type === "function_call") streamedItems.push(event.item);
     });
     const first = await stream.finalResponse();
-    const results = await registry.dispatchAll(streamedItems.map((item) => fromOpenAIResponses(item, { names })));
-    input = [...input, ...(first.output as ResponseInputItem[]), ...results.map(toOpenAIResponsesOutput)];
+    const results = await registry.dispatchAll(streamedItems.map(responses.call));
+    input = [...input, ...(first.output as ResponseInputItem[]), ...results.map(responses.result)];
     const second = await openai.responses.create({ model: "gpt-4.1", input, tools });
 
     expect(second.output_text).toBe("Done.");
@@ -139,35 +140,45 @@ describe("OpenAI Responses, end to end with the openai SDK", () => {
   });
 });
 
-describe("fromOpenAIResponses", () => {
+describe("openAIResponses(registry).call", () => {
+  const { call } = openAIResponses(new ToolRegistry());
+
   it("takes the id from call_id, not from the item id", () => {
-    const call = fromOpenAIResponses({ type: "function_call", id: "fc_9", call_id: "call_9", name: "t", arguments: '{"a":1}' } as ResponseFunctionToolCall);
-    expect(call).toEqual({ type: "tool_call", id: "call_9", name: "t", arguments: { a: 1 } });
+    const read = call({ type: "function_call", id: "fc_9", call_id: "call_9", name: "t", arguments: '{"a":1}' } as ResponseFunctionToolCall);
+    expect(read).toEqual({ type: "tool_call", id: "call_9", name: "t", arguments: { a: 1 } });
   });
 
   it("keeps arguments that are not a JSON object as text for dispatch to report", () => {
-    expect(fromOpenAIResponses({ type: "function_call", call_id: "c", name: "t", arguments: "{oops" }).arguments).toBe("{oops");
+    expect(call({ type: "function_call", call_id: "c", name: "t", arguments: "{oops" }).arguments).toBe("{oops");
   });
 
   it("refuses an item that is not a function call with a ProviderFormatError", () => {
-    expect(thrownBy(() => fromOpenAIResponses({ type: "message", call_id: "c", name: "t", arguments: "{}" }))).toBeInstanceOf(ProviderFormatError);
-    expect(thrownBy(() => fromOpenAIResponses({ type: "function_call", id: "fc", name: "t", arguments: "{}" } as never))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call({ type: "message", call_id: "c", name: "t", arguments: "{}" }))).toBeInstanceOf(ProviderFormatError);
+    expect(thrownBy(() => call({ type: "function_call", id: "fc", name: "t", arguments: "{}" } as never))).toBeInstanceOf(ProviderFormatError);
+  });
+
+  it("drops the nulls strict mode makes the model send, only when made with strict: true", () => {
+    const registry = weatherAndRideRegistry();
+    const item = { type: "function_call", call_id: "c", name: "get_weather", arguments: '{"city":"Oslo","unit":null}' };
+    expect(openAIResponses(registry).call(item).arguments).toEqual({ city: "Oslo", unit: null });
+    expect(openAIResponses(registry, { strict: true }).call(item).arguments).toEqual({ city: "Oslo" });
   });
 });
 
-describe("toOpenAIResponsesTools and toOpenAIResponsesOutput", () => {
-  it("sends strict: false unless strict mode is asked for, since the Responses API defaults to strict", () => {
+describe("openAIResponses(registry).tools and .result", () => {
+  it("sends strict: false unless made with strict: true, since the Responses API defaults to strict", () => {
     const registry = new ToolRegistry().register({ name: "t", description: "d", parameters: Type.Object({ a: Type.String() }) }, () => 1);
-    const [loose] = toOpenAIResponsesTools(registry);
-    const [strict] = toOpenAIResponsesTools(registry, { strict: true });
+    const [loose] = openAIResponses(registry).tools();
+    const [strict] = openAIResponses(registry, { strict: true }).tools();
     expect(loose).toEqual({ type: "function", name: "t", description: "d", parameters: { type: "object", required: ["a"], properties: { a: { type: "string" } } }, strict: false });
     expect(strict).toMatchObject({ strict: true, parameters: { additionalProperties: false } });
-    expectTypeOf(toOpenAIResponsesTools(registry)).toMatchTypeOf<FunctionTool[]>();
+    expectTypeOf(openAIResponses(registry).tools()).toMatchTypeOf<FunctionTool[]>();
   });
 
   it("answers a call with a function_call_output carrying its call_id and text", () => {
-    const result: ToolResult = { toolCallId: "call_1", toolName: "t", isError: false, value: [1, 2] };
-    expect(toOpenAIResponsesOutput(result)).toEqual({ type: "function_call_output", call_id: "call_1", output: "[1,2]" });
-    expectTypeOf(toOpenAIResponsesOutput(result)).toMatchTypeOf<ResponseInputItem>();
+    const result: ToolResult = { status: "ok", toolCallId: "call_1", toolName: "t", isError: false, value: [1, 2] };
+    const output = openAIResponses(new ToolRegistry()).result(result);
+    expect(output).toEqual({ type: "function_call_output", call_id: "call_1", output: "[1,2]" });
+    expectTypeOf(output).toMatchTypeOf<ResponseInputItem>();
   });
 });

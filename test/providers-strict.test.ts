@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { ToolDefinitionError, ToolRegistry, Type, type TSchema } from "../src/index.js";
-import { fromOpenAIChat, fromOpenAIResponses, ProviderSchemaError, toOpenAIChatTools, toOpenAIResponsesTools } from "../src/providers/index.js";
+import { openAIChat, openAIResponses, ProviderSchemaError } from "../src/providers/index.js";
 import { thrownBy } from "./support/fixtures.js";
 
 function registryWith(parameters: TSchema, name = "tool"): ToolRegistry {
@@ -9,11 +9,11 @@ function registryWith(parameters: TSchema, name = "tool"): ToolRegistry {
 }
 
 function strictParameters(parameters: TSchema): Record<string, unknown> {
-  return toOpenAIChatTools(registryWith(parameters), { strict: true })[0]!.function.parameters;
+  return openAIChat(registryWith(parameters), { strict: true }).tools()[0]!.function.parameters;
 }
 
 function strictError(parameters: TSchema): ProviderSchemaError {
-  const error = thrownBy(() => toOpenAIChatTools(registryWith(parameters, "search"), { strict: true }));
+  const error = thrownBy(() => openAIChat(registryWith(parameters, "search"), { strict: true }).tools());
   expect(error).toBeInstanceOf(ProviderSchemaError);
   return error as ProviderSchemaError;
 }
@@ -65,11 +65,11 @@ describe("OpenAI strict mode", () => {
     expect(strict({ ...asStrict, limit: 0 })).toBe(false);
   });
 
-  it("turns the nulls back into omissions for the registry's schema when given nullsAsOmitted", async () => {
+  it("turns the nulls back into omissions for the registry's schema in a strict adapter's call()", async () => {
     const registry = registryWith(nested, "search");
     const args = '{"query":"q","limit":null,"mode":null,"filter":{"tag":"t","since":null},"sort":[{"field":"date","descending":null}],"cursor":null}';
-    const chat = fromOpenAIChat({ id: "c", type: "function", function: { name: "search", arguments: args } }, { nullsAsOmitted: registry });
-    const responses = fromOpenAIResponses({ type: "function_call", call_id: "c", name: "search", arguments: args }, { nullsAsOmitted: registry });
+    const chat = openAIChat(registry, { strict: true }).call({ id: "c", type: "function", function: { name: "search", arguments: args } });
+    const responses = openAIResponses(registry, { strict: true }).call({ type: "function_call", call_id: "c", name: "search", arguments: args });
     const expected = { query: "q", filter: { tag: "t" }, sort: [{ field: "date" }], cursor: null };
     expect(chat.arguments).toEqual(expected);
     expect(responses.arguments).toEqual(expected);
@@ -78,9 +78,37 @@ describe("OpenAI strict mode", () => {
 
   it("keeps a null sent for a required property, so dispatch reports it", async () => {
     const registry = registryWith(nested, "search");
-    const call = fromOpenAIChat({ id: "c", type: "function", function: { name: "search", arguments: '{"query":null,"sort":[]}' } }, { nullsAsOmitted: registry });
+    const call = openAIChat(registry, { strict: true }).call({ id: "c", type: "function", function: { name: "search", arguments: '{"query":null,"sort":[]}' } });
     expect(call.arguments).toEqual({ query: null, sort: [] });
     await expect(registry.dispatch(call)).rejects.toMatchObject({ issues: ["/query: must be string"] });
+  });
+
+  it("follows references to drop nulls: a JSON Pointer, and a bare name as TypeBox writes it", () => {
+    const filter = Type.Object({ tag: Type.String(), since: Type.Optional(Type.String()) });
+    const cursor = Type.Union([Type.String(), Type.Null()]);
+    for (const ref of ["#/$defs/Filter", "Filter"]) {
+      const parameters = Type.Object(
+        { filter: Type.Optional(Type.Ref(ref)), cursor: Type.Optional(Type.Ref(ref === "Filter" ? "Cursor" : "#/$defs/Cursor")) },
+        { $defs: { Filter: filter, Cursor: cursor } },
+      );
+      const chat = openAIChat(registryWith(parameters, "search"), { strict: true });
+      const read = (args: string) => chat.call({ id: "c", type: "function", function: { name: "search", arguments: args } }).arguments;
+      expect(read('{"filter":{"tag":"t","since":null}}')).toEqual({ filter: { tag: "t" } });
+      expect(read('{"filter":null}')).toEqual({});
+      // The cursor's own schema accepts null, through its reference: that null is the model's answer, kept.
+      expect(read('{"cursor":null}')).toEqual({ cursor: null });
+    }
+  });
+
+  it("drops every annotation strict mode refuses, as the shared table of annotations lists them", () => {
+    const annotated = Type.String({ $comment: "c", deprecated: true, readOnly: true, contentMediaType: "text/plain", title: "kept", description: "kept" });
+    expect(strictParameters(Type.Object({ s: annotated })).properties).toEqual({ s: { type: "string", title: "kept", description: "kept" } });
+  });
+
+  it("writes a control character in a property name escaped in the pointer, so the message stays one line", () => {
+    const error = strictError(Type.Object({ "a\nb": Type.String({ minLength: 1 }) }));
+    expect(error.pointer).toBe("/properties/a\\u000ab/minLength");
+    expect(error.message).not.toContain("\n");
   });
 
   it("reports each construct strict mode cannot express with the tool and its JSON Pointer", () => {
@@ -104,7 +132,7 @@ describe("OpenAI strict mode", () => {
   });
 
   it("applies to the Responses API too", () => {
-    expect(thrownBy(() => toOpenAIResponsesTools(registryWith(Type.Object({ s: Type.String({ maxLength: 3 }) })), { strict: true }))).toBeInstanceOf(ProviderSchemaError);
+    expect(thrownBy(() => openAIResponses(registryWith(Type.Object({ s: Type.String({ maxLength: 3 }) })), { strict: true }).tools())).toBeInstanceOf(ProviderSchemaError);
   });
 });
 
@@ -115,14 +143,14 @@ describe("schemas that cannot be sent in any mode", () => {
 
   it("refuses a schema that is not plain JSON, naming the root", () => {
     const unserializable = { type: "object", toJSON: () => { throw new Error("secret"); } } as TSchema;
-    const error = thrownBy(() => toOpenAIChatTools(registryWith(unserializable)));
+    const error = thrownBy(() => openAIChat(registryWith(unserializable)).tools());
     expect(error).toBeInstanceOf(ProviderSchemaError);
     expect((error as ProviderSchemaError).pointer).toBe("/");
     expect((error as Error).message).not.toContain("secret");
   });
 
   it("adds type object to a root that has none", () => {
-    expect(toOpenAIChatTools(registryWith({ properties: { a: { type: "string" } } }))[0]?.function.parameters).toEqual({
+    expect(openAIChat(registryWith({ properties: { a: { type: "string" } } })).tools()[0]?.function.parameters).toEqual({
       type: "object",
       properties: { a: { type: "string" } },
     });

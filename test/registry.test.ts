@@ -145,6 +145,14 @@ describe("ToolRegistry.dispatch", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("lists issues in the order the schema declares its parameters, whatever order the model wrote them in", async () => {
+    const registry = new ToolRegistry().register({ name: "add", description: "Add", parameters: Type.Object({ a: Type.Number(), b: Type.Number() }) }, ({ a, b }) => a + b);
+    const error = (await rejectionOf(registry.dispatch(toolCall("add", '{"b":"2","a":"2.5"}')))) as ToolArgumentsValidationError;
+    expect(error.issues).toEqual(["/a: must be number", "/b: must be number"]);
+    const missing = (await rejectionOf(registry.dispatch(toolCall("add", { a: "2.5" })))) as ToolArgumentsValidationError;
+    expect(missing.issues).toEqual(["/a: must be number", "/b: must have required properties b (expected number)"]);
+  });
+
   it("rejects invalid JSON text without running the handler", async () => {
     const handler = vi.fn(() => 1);
     const registry = new ToolRegistry().register(readTool, handler);
@@ -243,8 +251,8 @@ describe("ToolRegistry.dispatchAll", () => {
       ["c4", "read", false],
       ["c5", "read", true],
     ]);
-    expect(results[0]).toEqual({ toolCallId: "c1", toolName: "read", isError: false, value: "read slow" });
-    expect(results[3]).toEqual({ toolCallId: "c4", toolName: "read", isError: false, value: "read fast" });
+    expect(results[0]).toEqual({ status: "ok", toolCallId: "c1", toolName: "read", isError: false, value: "read slow" });
+    expect(results[3]).toEqual({ status: "ok", toolCallId: "c4", toolName: "read", isError: false, value: "read fast" });
     const [, unknown, invalid, , failed] = results;
     if (!unknown?.isError || !invalid?.isError || !failed?.isError) throw new Error("expected failures");
     expect(unknown.error).toBeInstanceOf(UnknownToolError);
@@ -333,7 +341,7 @@ describe("timeouts and aborts", () => {
     const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }, "c9")))) as ToolTimeoutError;
     expect(error).toBeInstanceOf(ToolTimeoutError);
     expect(error).toBeInstanceOf(ToolExecutionError);
-    expect(error.message).toBe('Tool "read" timed out after 20 ms');
+    expect(error.message).toBe('Tool "read" timed out after 20 ms; it may still be running and may yet complete, so check before calling it again.');
     expect(error.toolCallId).toBe("c9");
     expect(seenSignal?.aborted).toBe(true);
   });
@@ -377,6 +385,39 @@ describe("timeouts and aborts", () => {
 });
 
 describe("edges a new user meets", () => {
+  it("makes no AbortController for a guarded call whose handler never reads its signal, and one for a handler that does", async () => {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class Counted extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const caller = new AbortController();
+      const quiet = new ToolRegistry({ timeoutMs: 1000 }).register(readTool, () => "done");
+      expect(await quiet.dispatch(toolCall("read", { path: "a" }), { signal: caller.signal })).toBe("done");
+      expect(made).toBe(1);
+      const listening = new ToolRegistry({ timeoutMs: 1000 }).register(readTool, (_args, { signal }) => signal.aborted);
+      expect(await listening.dispatch(toolCall("read", { path: "a" }))).toBe(false);
+      expect(made).toBe(2);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
+  it("hands a signal first read after the call timed out already aborted, with the timeout as its reason", async () => {
+    let context: { signal: AbortSignal } | undefined;
+    const registry = new ToolRegistry({ timeoutMs: 10 }).register(readTool, (_args, given) => {
+      context = given;
+      return new Promise(() => undefined);
+    });
+    expect(await rejectionOf(registry.dispatch(toolCall("read", { path: "a" })))).toBeInstanceOf(ToolTimeoutError);
+    expect(context!.signal.aborted).toBe(true);
+    expect(context!.signal.reason).toBeInstanceOf(ToolTimeoutError);
+  });
+
   it("hands the handler the context { toolCallId, toolName, signal } as a plain object", async () => {
     const registry = registryWithRead((_args, context) => ({ ...context }));
     expect(await registry.dispatch(toolCall("read", { path: "a" }, "call_3"))).toEqual({

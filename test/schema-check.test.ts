@@ -20,6 +20,8 @@ describe("schemas are checked at register, so none fails open", () => {
     ["a remote $ref", { $ref: "https://example.com/schema.json" }, "/$ref"],
     ["an invalid pattern", { type: "string", pattern: "(" }, "/pattern"],
     ["a $ref to the root at the root", { type: "object", $ref: "#" }, "/$ref"],
+    ["a later keyword of the wrong shape beside a draft-07 tuple", { type: "object", properties: { t: { type: "array", items: [{ type: "string" }], minContains: "2" } } }, "/properties/t/minContains"],
+    ["a malformed subschema inside $defs", { $defs: { a: { type: "strin" } }, type: "object", properties: { x: { $ref: "#/$defs/a" } } }, "/$defs/a/type"],
     ["two definitions that refer to each other in place", { $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, type: "object", properties: { x: { $ref: "#/$defs/a" } } }, "/$defs/a/$ref"],
   ])("refuses %s, naming the keyword's location", (_label, schema, pointer) => {
     const error = registrationError(schema);
@@ -52,6 +54,13 @@ describe("schemas are checked at register, so none fails open", () => {
     expect(error.issues).toEqual(["/head/next/n: must be integer"]);
   });
 
+  it("accepts TypeBox's own mix of drafts: a draft-07 tuple inside 2020-12 $defs", async () => {
+    const tree = Type.Cyclic({ Node: Type.Object({ pair: Type.Tuple([Type.String(), Type.Number()]), next: Type.Optional(Type.Ref("Node")) }) }, "Node");
+    const registry = new ToolRegistry().register({ name: "pairs", description: "", parameters: tree }, () => "ok");
+    expect(await registry.dispatch(toolCall("pairs", { pair: ["a", 1], next: { pair: ["b", 2] } }))).toBe("ok");
+    expect(await rejectionOf(registry.dispatch(toolCall("pairs", { pair: ["a", "1"] })))).toBeInstanceOf(Error);
+  });
+
   it("accepts TypeBox's own references", async () => {
     const tree = Type.Cyclic({ Node: Type.Object({ children: Type.Array(Type.Ref("Node")) }) }, "Node");
     const registry = new ToolRegistry().register({ name: "tree", description: "", parameters: tree }, () => "ok");
@@ -71,7 +80,7 @@ describe("plain JSON Schema objects are first-class", () => {
     const registry = new ToolRegistry().register({ name: "read", description: "", parameters: schema as unknown as TSchema }, (args) => args);
     expect(await registry.dispatch(toolCall("read", { path: "a", lines: 2 }))).toEqual({ path: "a", lines: 2 });
     const error = await rejectionOf(registry.dispatch(toolCall("read", '{"path":"a","lines":"2","extra":true}')));
-    expect((error as { issues: string[] }).issues).toEqual(expect.arrayContaining(["/lines: must be integer"]));
+    expect((error as { issues: string[] }).issues).toEqual(expect.arrayContaining(["/lines: must be integer (>= 1)"]));
     expect((error as { issues: string[] }).issues.some((issue) => issue.startsWith("/extra"))).toBe(true);
   });
 });

@@ -1,7 +1,22 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
-import { ToolRegistry, Type, validateToolArguments, parseToolArguments, type Static, type ToolDefinition, type ToolContext } from "../src/index.js";
+import {
+  ToolArgumentsValidationError,
+  ToolRegistry,
+  Type,
+  toolContent,
+  validateToolArguments,
+  parseToolArguments,
+  type ApprovalRequest,
+  type ArgumentRepair,
+  type FailureStats,
+  type JsonTypeName,
+  type ReuseKind,
+  type Static,
+  type ToolDefinition,
+  type ToolContext,
+} from "../src/index.js";
 
 // These tests run in the type checker (`tsc` in `npm test`); a wrong inference fails the build.
 const parameters = Type.Object({
@@ -55,5 +70,54 @@ describe("types", () => {
     new ToolRegistry().register({ name: "arktype", description: "", parameters: arkTypeLike }, () => 1);
     new ToolRegistry().register({ name: "json", description: "", parameters: z.toJSONSchema(weather) }, () => 1);
     new ToolRegistry().register({ name: "typebox", description: "", parameters }, (args) => expectTypeOf(args.path).toEqualTypeOf<string>());
+  });
+});
+
+describe("governed execution types", () => {
+  const output = Type.Object({ celsius: Type.Number() });
+
+  it("types the handler's return value from outputSchema, rich results and promises included", () => {
+    const registry = new ToolRegistry();
+    registry.register({ name: "w", description: "", parameters, outputSchema: output }, () => ({ celsius: 1 }));
+    registry.register({ name: "w2", description: "", parameters, outputSchema: output }, async () => ({ celsius: 1 }));
+    registry.register({ name: "w3", description: "", parameters, outputSchema: output }, () => toolContent([], { structuredContent: { celsius: 1 } }));
+    // @ts-expect-error a result that does not match outputSchema
+    registry.register({ name: "w4", description: "", parameters, outputSchema: output }, () => ({ celsius: "warm" }));
+  });
+
+  it("leaves the return value free without an outputSchema", () => {
+    new ToolRegistry().register({ name: "free", description: "", parameters }, () => Symbol("anything"));
+  });
+
+  it("types needsApproval's arguments from the schema", () => {
+    new ToolRegistry({ approvalSecret: "x".repeat(32) }).register({ name: "read", description: "", parameters }, () => 1, {
+      needsApproval: (args, context) => {
+        expectTypeOf(args.path).toEqualTypeOf<string>();
+        expectTypeOf(context.toolCallId).toEqualTypeOf<string>();
+        return args.mode === "binary";
+      },
+      effects: "once",
+    });
+  });
+
+  it("narrows results by status", async () => {
+    const [result] = await new ToolRegistry().dispatchAll([]);
+    if (result?.status === "approval-required") expectTypeOf(result.request).toEqualTypeOf<ApprovalRequest>();
+    if (result?.status === "ok") expectTypeOf(result.reused).toEqualTypeOf<ReuseKind | undefined>();
+  });
+});
+
+describe("repair reports and failure figures", () => {
+  it("names JSON types in a repair, and omitted as what a null became", () => {
+    expectTypeOf<ArgumentRepair["from"]>().toEqualTypeOf<JsonTypeName>();
+    expectTypeOf<ArgumentRepair["to"]>().toEqualTypeOf<JsonTypeName | "omitted">();
+    // @ts-expect-error "undefined" is not a JSON type
+    const wrong: ArgumentRepair = { pointer: "/a", from: "undefined", to: "omitted" };
+    void wrong;
+  });
+
+  it("gives failureStats its two figures, and repeats on the validation error", () => {
+    expectTypeOf(new ToolRegistry().failureStats()).toEqualTypeOf<FailureStats>();
+    expectTypeOf<ToolArgumentsValidationError["repeats"]>().toEqualTypeOf<number>();
   });
 });

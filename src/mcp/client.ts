@@ -1,13 +1,23 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
+import { checkRegistry, positiveInteger } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
+import { remoteToolContent } from "./remote-content.js";
 
-/** What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. */
-export type McpToolClient = Pick<Client, "listTools" | "callTool">;
+/**
+ * What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. When
+ * the client has `request` (the SDK's `Client` does), tools are listed and called through it, so
+ * that the registry alone checks each tool's `outputSchema`: the SDK's `listTools` refuses a whole
+ * listing for one output schema its validator cannot compile, and its `callTool` throws for a
+ * result that does not match, which would hide that the tool ran. Without `request`, `listTools`
+ * and `callTool` are used.
+ */
+export type McpToolClient = Pick<Client, "listTools" | "callTool"> & Partial<Pick<Client, "request">>;
 
 /** Options of {@link registerMcpTools}. */
 export interface RegisterMcpToolsOptions {
@@ -20,7 +30,7 @@ export interface RegisterMcpToolsOptions {
   prefix?: string;
   /** Time limit of each proxied call, in milliseconds (the registry's `timeoutMs` when unset). */
   timeoutMs?: number;
-  /** Aborts the listing. */
+  /** Aborts this first listing (a `refresh()` takes a signal of its own); nothing is registered then. */
   signal?: AbortSignal;
   /**
    * Refuse the whole listing when one tool cannot be registered (its name or
@@ -53,31 +63,53 @@ export interface McpSkippedTool {
   readonly error: ToolDefinitionError;
 }
 
-/** The tools one {@link registerMcpTools} call put in a registry. */
+
+/** Options of {@link McpToolRegistration.refresh}. */
+export interface RefreshMcpToolsOptions {
+  /** Aborts this listing; the registry is then left as it was. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The tools one {@link registerMcpTools} call put in a registry, kept up to
+ * date by `refresh()`. It looks after its own proxy tools only: a tool that
+ * other code unregistered, or registered anew under the same name, is no
+ * longer its to refresh or remove.
+ */
 export interface McpToolRegistration {
-  /** The registry names of the proxy tools, in the server's listing order. */
+  /** The registry names of the proxy tools, in the server's listing order, as of the last listing. */
   readonly names: readonly string[];
   /**
-   * The server's tools that were not registered (a name or schema the
-   * registry refuses, or a name already taken), each with the reason. Always
-   * empty with `strict: true`, which throws instead.
+   * The server's tools that the last listing did not register (a name or
+   * schema the registry refuses, or a name already taken), each with the
+   * reason. Always empty with `strict: true`, which throws instead.
    */
   readonly skipped: readonly McpSkippedTool[];
   /**
    * Lists the server's tools again and brings the registry up to date: new
    * tools are added, tools the server no longer lists are removed, changed
-   * ones are replaced. Same as calling {@link registerMcpTools} again.
+   * ones are replaced, and a tool whose schema did not change keeps its schema
+   * object, so nothing recompiles. The one way to list a server's tools again:
+   * call it on `notifications/tools/list_changed`. Refreshes run one at a
+   * time, in the order they were asked for. One that fails (the listing, or
+   * with `strict: true` a refused tool) leaves the registry as it was. After
+   * `unregister()`, it lists nothing and registers nothing.
+   * @returns this registration, up to date
+   * @throws as {@link registerMcpTools} does
    */
-  refresh(): Promise<McpToolRegistration>;
-  /** Removes this registration's proxy tools from the registry; returns how many were removed. */
+  refresh(options?: RefreshMcpToolsOptions): Promise<McpToolRegistration>;
+  /**
+   * Removes this registration's proxy tools from the registry and ends it:
+   * `names` becomes empty and `refresh()` does nothing. To take the server's
+   * tools again, call {@link registerMcpTools} again.
+   * @returns how many tools were removed
+   */
   unregister(): number;
 }
 
 interface ProxyTool {
   /** The tool's name on the server. */
   readonly remoteName: string;
-  readonly client: McpToolClient;
-  readonly prefix: string;
   readonly definition: ToolDefinition;
   /** What the registry holds for it once registered (its own frozen copy), to tell whether it is still ours. */
   registered?: ToolDefinition | undefined;
@@ -85,33 +117,36 @@ interface ProxyTool {
   readonly registerOptions: RegisterOptions;
 }
 
-// The proxy tools of each registry, so that listing again replaces them instead of clashing.
-const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, ProxyTool>>();
-
 /**
  * Registers the tools of a connected MCP client in a registry, as proxy tools:
  * each call's arguments are copied and checked locally against the tool's
- * `inputSchema`, then forwarded with `client.callTool` (the handler's
- * `signal` cancels the request). `tools/list` pages are followed to the end.
+ * `inputSchema`, then forwarded as `tools/call` (the handler's `signal`
+ * cancels the request). `tools/list` pages are followed to the end. A tool's
+ * `outputSchema` becomes its definition's, so the registry checks each result
+ * against it: a result that does not match is a `ToolResultValidationError`,
+ * which tells the model that the tool ran.
  *
- * What a proxied call returns: the result's `structuredContent` when there is
- * one; else the text when every content item is text (joined by newlines);
- * else the content array as it arrived. A result with `isError: true` throws
- * an {@link McpToolError}, so `dispatch` rejects with `ToolExecutionError`
- * (and `dispatchAll` reports the server's text to the model).
+ * What a proxied call returns, when every content item is text: the result's
+ * `structuredContent` when there is one, else the text (joined by newlines).
+ * A result with images, audio or resources is a `toolContent` value holding
+ * the items (and the `structuredContent`, when sent), which the provider
+ * adapters send in their native forms; a `resource_link` becomes a line of text.
+ * A result with `isError: true` throws an {@link McpToolError}, so `dispatch`
+ * rejects with `ToolExecutionError` (and `dispatchAll` reports the server's text to the model).
  *
- * Listing again (this function again, or `refresh()`) replaces this client's
- * tools (same prefix) without duplicate-name errors, and a tool whose schema
- * did not change keeps its schema object, so listing again recompiles
- * nothing. Create the registry with `new ToolRegistry({ cacheKey: "content" })`
- * all the same: MCP schemas arrive as fresh objects, and content keys let
- * identical schemas (the same server reached twice, tools sharing one input
- * shape) share one compiled validator.
+ * The registration's `refresh()` lists the server's tools again. Calling this
+ * function again for the same client is a registration of its own: its names
+ * clash with the first one's unless that one was unregistered.
+ *
+ * Create the registry with `new ToolRegistry({ cacheKey: "content" })`: MCP
+ * schemas arrive as fresh objects, and content keys let identical schemas
+ * (the same server reached twice, tools sharing one input shape) share one
+ * compiled validator.
  *
  * A server you did not write may list a tool the registry refuses (a `/` or
- * a space in its name, `{ type: "int" }` in its schema, a dangling `$ref`):
- * that tool is skipped and reported in `skipped`, and the others are
- * registered. With `strict: true`, it fails the whole listing instead.
+ * a space in its name, `{ type: "int" }` in its input or output schema, a
+ * dangling `$ref`, a name already taken): that tool is skipped and reported in `skipped`, and
+ * the others are registered. With `strict: true`, it fails the whole listing instead.
  *
  * @returns the registration, to refresh or remove it
  * @throws ToolDefinitionError (only with `strict: true`) for the first tool the
@@ -125,8 +160,7 @@ const proxiesByRegistry = new WeakMap<ToolRegistry, Map<string, ProxyTool>>();
  * await client.connect(transport);
  * const registry = new ToolRegistry({ cacheKey: "content" });
  * const github = await registerMcpTools(registry, client, { prefix: "github." });
- * // later, on notifications/tools/list_changed:
- * await github.refresh();
+ * client.setNotificationHandler(ToolListChangedNotificationSchema, () => github.refresh());
  * ```
  */
 export async function registerMcpTools(registry: ToolRegistry, client: McpToolClient, options: RegisterMcpToolsOptions = {}): Promise<McpToolRegistration> {
@@ -134,34 +168,58 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
   if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
   const limits = { maxPages: positiveInteger("maxPages", options.maxPages ?? DEFAULT_MAX_PAGES), maxTools: positiveInteger("maxTools", options.maxTools ?? DEFAULT_MAX_TOOLS) };
   checkRegistry(registry);
-  const tools = await listAllTools(client, options.signal, limits);
-
-  const owned = proxiesOf(registry);
-  // Forget proxies replaced or removed by hand since: they are no longer this package's to manage.
-  for (const [name, proxy] of owned) if (registry.get(name) !== proxy.registered) owned.delete(name);
-  const previous = new Map([...owned].filter(([, proxy]) => proxy.client === client && proxy.prefix === prefix));
   const registerOptions: RegisterOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const candidates = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
-  const { registered: next, skipped } = replace(registry, previous, candidates, options.strict === true);
-  for (const name of previous.keys()) owned.delete(name);
-  for (const proxy of next) owned.set(proxy.definition.name, proxy);
+  const strict = options.strict === true;
 
-  const names = Object.freeze(next.map((proxy) => proxy.definition.name));
-  return {
-    names,
-    skipped: Object.freeze(skipped),
-    refresh: () => registerMcpTools(registry, client, options),
-    unregister: () => {
+  // The registration's whole state: nothing about it is kept anywhere else.
+  let proxies: ProxyTool[] = [];
+  let names: readonly string[] = Object.freeze([]);
+  let skipped: readonly McpSkippedTool[] = Object.freeze([]);
+  let ended = false;
+  let refreshes: Promise<unknown> = Promise.resolve();
+
+  const list = async (signal: AbortSignal | undefined): Promise<void> => {
+    if (ended) return;
+    const tools = await listAllTools(client, signal, limits);
+    if (ended) return;
+    const previous = new Map(proxies.filter((proxy) => isOurs(registry, proxy)).map((proxy) => [proxy.definition.name, proxy] as const));
+    const candidates = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
+    const outcome = replace(registry, previous, candidates, strict);
+    proxies = outcome.registered;
+    names = Object.freeze(proxies.map((proxy) => proxy.definition.name));
+    skipped = Object.freeze(outcome.skipped);
+  };
+
+  const registration: McpToolRegistration = Object.freeze({
+    get names() {
+      return names;
+    },
+    get skipped() {
+      return skipped;
+    },
+    refresh(refreshOptions?: RefreshMcpToolsOptions) {
+      // One at a time: a listing that started later must not be overwritten by one that finished later.
+      const listing = () => list(refreshOptions?.signal);
+      const run = refreshes.then(listing, listing);
+      refreshes = run.catch(() => undefined);
+      return run.then(() => registration);
+    },
+    unregister() {
+      ended = true;
       let removed = 0;
-      for (const proxy of next) {
-        if (registry.get(proxy.definition.name) !== proxy.registered) continue;
+      for (const proxy of proxies) {
+        if (!isOurs(registry, proxy)) continue;
         registry.unregister(proxy.definition.name);
-        owned.delete(proxy.definition.name);
         removed++;
       }
+      proxies = [];
+      names = Object.freeze([]);
+      skipped = Object.freeze([]);
       return removed;
     },
-  };
+  });
+  await list(options.signal);
+  return registration;
 }
 
 type ListedTool = Awaited<ReturnType<McpToolClient["listTools"]>>["tools"][number];
@@ -175,7 +233,7 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor }, signal === undefined ? undefined : { signal });
+    const page = await listPage(client, cursor, signal);
     pages++;
     tools.push(...page.tools);
     if (tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
@@ -189,23 +247,35 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
   return tools;
 }
 
-function positiveInteger(option: string, value: number): number {
-  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`${option} must be a positive integer, got ${String(value)}`);
-  return value;
+/** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}). */
+function listPage(client: McpToolClient, cursor: string | undefined, signal: AbortSignal | undefined): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }> {
+  const params = cursor === undefined ? undefined : { cursor };
+  const options = signal === undefined ? undefined : { signal };
+  if (client.request === undefined) return client.listTools(params, options);
+  return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ListToolsResultSchema, options);
 }
 
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
-  // An unchanged schema keeps its object, so even an identity-keyed cache finds its validator.
-  const before = previous?.definition.parameters;
-  const parameters: TSchema = before !== undefined && sameJson(before, tool.inputSchema) ? before : tool.inputSchema;
-  const definition: ToolDefinition = { name, description: tool.description ?? "", parameters };
+  const parameters = sameOrNew(previous?.definition.parameters, tool.inputSchema);
+  const outputSchema = tool.outputSchema === undefined ? undefined : sameOrNew(previous?.definition.outputSchema, tool.outputSchema);
+  const described = { name, description: tool.description ?? "", parameters };
+  const definition: ToolDefinition = outputSchema === undefined ? described : { ...described, outputSchema };
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
-    const result: unknown = await client.callTool({ name: remoteName, arguments: args as Record<string, unknown> }, undefined, { signal });
+    const params = { name: remoteName, arguments: args as Record<string, unknown> };
+    const result: unknown =
+      client.request === undefined
+        ? await client.callTool(params, undefined, { signal })
+        : await client.request({ method: "tools/call", params }, CallToolResultSchema, { signal });
     return resultValue(name, result);
   };
-  return { remoteName, client, prefix, definition, handler, registerOptions };
+  return { remoteName, definition, handler, registerOptions };
+}
+
+/** The schema a tool had before when the server lists it unchanged, so even an identity-keyed cache finds its validator; else the new one. */
+function sameOrNew(before: TSchema | undefined, listed: object): TSchema {
+  return before !== undefined && sameJson(before, listed) ? before : (listed as TSchema);
 }
 
 /**
@@ -252,9 +322,9 @@ function resultValue(toolName: string, result: unknown): unknown {
   if (content === undefined && toolResult !== undefined) return toolResult;
   const items = Array.isArray(content) ? (content as unknown[]) : [];
   if (isError === true) throw new McpToolError(toolName, items);
+  if (!items.every(isTextItem)) return remoteToolContent(items, structuredContent);
   if (structuredContent !== undefined) return structuredContent;
-  if (items.length > 0 && items.every(isTextItem)) return items.map((item) => item.text).join("\n");
-  return items;
+  return items.length > 0 ? items.map((item) => item.text).join("\n") : items;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -262,15 +332,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return text !== undefined && text === canonicalJson(b);
 }
 
-function proxiesOf(registry: ToolRegistry): Map<string, ProxyTool> {
-  let owned = proxiesByRegistry.get(registry);
-  if (owned === undefined) {
-    owned = new Map();
-    proxiesByRegistry.set(registry, owned);
-  }
-  return owned;
-}
-
-function checkRegistry(registry: ToolRegistry): void {
-  if (typeof registry?.register !== "function" || typeof registry.unregister !== "function") throw new TypeError("registry must be a ToolRegistry");
+/** Whether the registry still holds what this proxy registered (not a tool other code put under its name since). */
+function isOurs(registry: ToolRegistry, proxy: ProxyTool): boolean {
+  return proxy.registered !== undefined && registry.get(proxy.definition.name) === proxy.registered;
 }

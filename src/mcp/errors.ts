@@ -33,7 +33,7 @@ export class McpProtocolError extends ToolRegistryError {
 /**
  * An MCP server's `tools/list` ran past `registerMcpTools`'s `maxPages` or
  * `maxTools`: a server that hands out new cursors forever, or lists more
- * tools than an agent can use. Nothing was registered.
+ * tools than an agent can use. The registry was left as it was.
  */
 export class McpListLimitError extends McpProtocolError {
   override readonly name = "McpListLimitError";
@@ -44,7 +44,7 @@ export class McpListLimitError extends McpProtocolError {
 
   constructor(option: "maxPages" | "maxTools", limit: number) {
     const what = option === "maxPages" ? `${limit} pages` : `${limit} tools`;
-    super(`The MCP server's tools/list went past ${what} (${option}); nothing was registered. Raise ${option} if the server really lists that much.`);
+    super(`The MCP server's tools/list went past ${what} (${option}); the registry was left as it was. Raise ${option} if the server really lists that much.`);
     this.option = option;
     this.limit = limit;
   }

@@ -10,6 +10,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
+import { isToolContent, type ToolContent } from "../results/content.js";
+import { modelItems } from "../results/model-items.js";
+import { isJsonData } from "./json-data.js";
 import { plainObjectSchema } from "../schema/plain.js";
 import { notJsonMessage, valueText } from "../text/result-text.js";
 import type { ToolRegistry } from "../registry/registry.js";
@@ -23,14 +26,22 @@ import type { ToolDefinition } from "../types.js";
  *
  * - `tools/list` lists the registry's tools as they are at that moment, each
  *   with `inputSchema` set to its schema as plain JSON (TypeBox's symbol keys
- *   dropped; `type: "object"` added to a root without a type).
+ *   dropped; `type: "object"` added to a root without a type), and
+ *   `outputSchema` likewise for a tool that has one.
  * - `tools/call` runs the call through `registry.dispatch`, so the arguments
  *   are copied and checked strictly. Invalid arguments, a failing handler, a
  *   timeout or a broken definition give a result with `isError: true` and the
  *   text written for the model (`failureContent`). An unknown tool is a
  *   JSON-RPC error (`InvalidParams`) whose message names the tool and close names.
  * - A string the handler returns is one text item; any other value is one
- *   text item with its JSON, plus `structuredContent` when it is a plain object.
+ *   text item with its JSON, plus `structuredContent` when it is a plain object
+ *   (or, for a tool with an `outputSchema`, when its JSON is an object): the
+ *   value the registry checked against that schema. A result that does not
+ *   match the tool's `outputSchema` is `isError: true`, with text saying that the tool ran.
+ * - A `toolContent` result's items are sent as they are (images and audio as
+ *   base64, resources embedded), followed by the JSON text of its
+ *   `structuredContent` unless an item already holds it, as MCP recommends for
+ *   clients that read only `content`; its `structuredContent` is sent as well.
  *
  * The server declares `tools: { listChanged: true }` and keeps it: while
  * connected, it sends `notifications/tools/list_changed` whenever a tool is
@@ -68,7 +79,7 @@ export function createMcpServer(registry: ToolRegistry, info: Implementation, op
       if (error instanceof UnknownToolError) throw unknownTool(error);
       return { content: [{ type: "text", text: failureContent(error) }], isError: true };
     }
-    return successResult(name, value);
+    return successResult(name, value, registry.get(name)?.outputSchema !== undefined);
   });
   return server;
 }
@@ -105,24 +116,52 @@ class RegistryServer extends Server {
   }
 }
 
-function listedTool(definition: ToolDefinition): ListToolsResult["tools"][number] {
-  const plain = plainObjectSchema(definition.parameters);
-  if ("problem" in plain) {
-    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(definition.name)} cannot be listed: at ${plain.problem.pointer}, ${plain.problem.problem}`);
-  }
-  return { name: definition.name, description: definition.description, inputSchema: plain.schema as ListToolsResult["tools"][number]["inputSchema"] };
+type ListedTool = ListToolsResult["tools"][number];
+
+function listedTool(definition: ToolDefinition): ListedTool {
+  const tool: ListedTool = { name: definition.name, description: definition.description, inputSchema: plainSchema(definition.name, definition.parameters) };
+  if (definition.outputSchema !== undefined) tool.outputSchema = plainSchema(definition.name, definition.outputSchema);
+  return tool;
 }
 
-function successResult(name: string, value: unknown): CallToolResult {
+/** A registered schema as plain JSON, for `inputSchema` or `outputSchema`. */
+function plainSchema(toolName: string, schema: object): ListedTool["inputSchema"] {
+  const plain = plainObjectSchema(schema);
+  if ("problem" in plain) {
+    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(toolName)} cannot be listed: at ${plain.problem.pointer}, ${plain.problem.problem}`);
+  }
+  return plain.schema as ListedTool["inputSchema"];
+}
+
+function successResult(name: string, value: unknown, hasOutputSchema: boolean): CallToolResult {
+  if (isToolContent(value)) return contentResult(value);
   const text = valueText(value);
   if (text === undefined) return { content: [{ type: "text", text: notJsonMessage(name, value) }], isError: true };
   const result: CallToolResult = { content: [{ type: "text", text }] };
-  if (isPlainObject(value)) {
-    // The JSON of the value, not the value: a toJSON may turn an object into something else.
-    const structured: unknown = JSON.parse(text);
-    if (isPlainObject(structured)) result.structuredContent = structured;
-  }
+  const structured = isPlainObject(value) || hasOutputSchema ? structuredOf(value, text) : undefined;
+  if (structured !== undefined) result.structuredContent = structured;
   return result;
+}
+
+/** A `toolContent` result: its items as they are (MCP's own shapes), then its structured value. */
+function contentResult(value: ToolContent): CallToolResult {
+  const result: CallToolResult = { content: [...modelItems(value)] };
+  if (!("structuredContent" in value)) return result;
+  const structured = structuredOf(value.structuredContent, valueText(value.structuredContent));
+  if (structured !== undefined) result.structuredContent = structured;
+  return result;
+}
+
+/**
+ * The `structuredContent` of a value whose JSON is `text`: the value itself when it is plain JSON
+ * data already (no second copy), else its JSON read back, since a `Date` or a `toJSON` turns an
+ * object into something else; `undefined` when that is not a JSON object.
+ */
+function structuredOf(value: unknown, text: string | undefined): Record<string, unknown> | undefined {
+  if (isPlainObject(value) && isJsonData(value)) return value;
+  if (text === undefined || typeof value !== "object" || value === null) return undefined;
+  const structured: unknown = JSON.parse(text);
+  return isPlainObject(structured) ? structured : undefined;
 }
 
 function unknownTool(error: UnknownToolError): Error {

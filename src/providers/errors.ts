@@ -6,9 +6,9 @@ export type ProviderName = "OpenAI Chat Completions" | "OpenAI Responses" | "Ant
 
 /**
  * A tool name the provider would reject (OpenAI and Anthropic accept only
- * `^[a-zA-Z0-9_-]{1,64}$`, so `uber.ride` is refused). Thrown by the `to*Tools`
- * functions in their default `names: "strict"` mode instead of sending the
- * name silently; pass a {@link ToolNameMap} (or `names: "map"`) to map names reversibly.
+ * `^[a-zA-Z0-9_-]{1,64}$`, so `uber.ride` is refused). Thrown by an adapter's
+ * `tools()` in the default `names: "strict"` mode instead of sending the name;
+ * an adapter made with `names: "map"` maps names reversibly instead.
  */
 export class ProviderNameError extends ToolRegistryError {
   override readonly name = "ProviderNameError";
@@ -20,7 +20,7 @@ export class ProviderNameError extends ToolRegistryError {
   constructor(toolName: string, provider: ProviderName, rule: string) {
     super(
       `Tool ${describeName(toolName)} cannot be sent to ${provider}: tool names must match ${rule}. ` +
-        `Pass { names: new ToolNameMap(registry) } to map names reversibly.`,
+        `Make the adapter with { names: "map" } to map names reversibly.`,
     );
     this.toolName = toolName;
     this.provider = provider;
@@ -54,7 +54,7 @@ export class ProviderSchemaError extends ToolRegistryError {
 }
 
 /**
- * A provider object handed to a `from*` function is not a tool call of that
+ * A provider object handed to an adapter's `call()` is not a tool call of that
  * provider: a missing or non-string `id` or `name`, a text block instead of a
  * `tool_use` block, an OpenAI custom tool call, and so on. The message names
  * the field, never its value.
@@ -72,8 +72,8 @@ export class ProviderFormatError extends ToolRegistryError {
 
 /**
  * More tools than the provider accepts in one request (OpenAI: 128), or than
- * the `maxTools` option allows. Thrown by the `to*Tools` functions before
- * anything is sent; pass `only` with the names of the tools a request needs.
+ * the adapter's `maxTools` option allows. Thrown by an adapter's `tools()`
+ * before anything is sent; pass `only` with the names of the tools a request needs.
  */
 export class ProviderLimitError extends ToolRegistryError {
   override readonly name = "ProviderLimitError";

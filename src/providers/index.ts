@@ -1,21 +1,46 @@
-export { fromOpenAIChat, toOpenAIChatTools, toOpenAIChatToolMessage } from "./openai-chat.js";
-export type { OpenAIChatToolCall, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat.js";
-export { fromOpenAIResponses, toOpenAIResponsesTools, toOpenAIResponsesOutput } from "./openai-responses.js";
-export type { OpenAIResponsesFunctionCall, OpenAIResponsesTool, OpenAIResponsesOutput } from "./openai-responses.js";
-export { fromAnthropic, toAnthropicTools, toAnthropicToolResult } from "./anthropic.js";
-export type { AnthropicToolUseBlock, AnthropicTool, AnthropicToolResult } from "./anthropic.js";
-export { fromGemini, toGeminiTools, toGeminiFunctionResponse, GENERATED_GEMINI_ID_PREFIX } from "./gemini.js";
+export { openAIChat } from "./openai-chat.js";
 export type {
+  OpenAIChatAdapter,
+  OpenAIChatToolCall,
+  OpenAIChatTool,
+  OpenAIChatToolMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatContentPart,
+} from "./openai-chat.js";
+export { openAIResponses } from "./openai-responses.js";
+export type {
+  OpenAIResponsesAdapter,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesTool,
+  OpenAIResponsesOutput,
+  OpenAIResponsesOutputItem,
+} from "./openai-responses.js";
+export { anthropic } from "./anthropic.js";
+export type {
+  AnthropicAdapter,
+  AnthropicToolUseBlock,
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolResultContent,
+  AnthropicImageMediaType,
+} from "./anthropic.js";
+export { gemini, GENERATED_GEMINI_ID_PREFIX } from "./gemini.js";
+export type {
+  GeminiAdapter,
   GeminiFunctionCall,
   GeminiFunctionCallPart,
   GeminiFunctionDeclaration,
   GeminiTool,
   GeminiFunctionResponsePart,
-  ToGeminiFunctionResponseOptions,
+  GeminiFunctionResponseMedia,
 } from "./gemini.js";
-export { ToolNameMap } from "./names.js";
-export type { ToolNamesOption } from "./names.js";
+export type { ProviderAdapter, AdapterOptions, OpenAIAdapterOptions, ToolsOptions } from "./adapter.js";
+export type { DeltasOptions } from "./deltas/context.js";
+export type { OpenAIChatChunk, OpenAIChatToolCallDelta } from "./deltas/openai-chat.js";
+export type { OpenAIResponsesStreamEvent } from "./deltas/openai-responses.js";
+export type { AnthropicStreamEvent } from "./deltas/anthropic.js";
+export type { GeminiStreamChunk } from "./deltas/gemini.js";
+export type { ToolCallDelta } from "../types.js";
+export type { ToolNameMap } from "./names.js";
 export { ProviderNameError, ProviderSchemaError, ProviderFormatError, ProviderLimitError } from "./errors.js";
 export type { ProviderName } from "./errors.js";
-export type { FromProviderOptions, FromOpenAIOptions } from "./calls.js";
-export type { ToProviderToolsOptions, ToOpenAIToolsOptions } from "./tools.js";

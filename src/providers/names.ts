@@ -19,20 +19,13 @@ interface ToolLister {
  * digits, `_` and `-`, at most 64 characters) map to themselves. Any other
  * name gets its unsafe characters replaced by `_` (`uber.ride` becomes
  * `uber_ride`), a leading `_` if it starts with a digit or `-`, is cut to 64
- * characters, and gets a `_2`, `_3`… suffix if that is taken. Built from a
- * registry, safe names are claimed first, so a mapped name never takes the
- * name of a registered tool. Names first seen later are mapped on first use.
+ * characters, and gets a `_2`, `_3`… suffix if that is taken. Safe names are
+ * claimed first, so a mapped name never takes the name of a tool mapped with
+ * it. Names first seen later are mapped on first use, and a mapping never changes.
  *
- * Use one map for both directions: pass it as `names` to a `to*Tools`
- * function and to the matching `from*` function (and to
- * `toGeminiFunctionResponse`, which names the tool).
- *
- * @example
- * ```ts
- * const names = new ToolNameMap(registry);
- * const tools = toOpenAIChatTools(registry, { names }); // "uber.ride" is sent as "uber_ride"
- * const call = fromOpenAIChat(toolCall, { names });      // and comes back as "uber.ride"
- * ```
+ * An adapter made with `names: "map"` builds one from its registry and keeps
+ * it for both directions: its `tools()` sends the mapped names, its `call()`
+ * maps them back. The adapter's `nameMap` is that map.
  */
 export class ToolNameMap {
   readonly #toProvider = new Map<string, string>();
@@ -45,10 +38,17 @@ export class ToolNameMap {
   constructor(tools: ToolLister | Iterable<string> = []) {
     if (typeof tools === "string") throw new TypeError("ToolNameMap takes a registry or a list of names, not one name");
     const names = isLister(tools) ? tools.list().map((definition) => definition.name) : Array.from(tools, String);
-    for (const name of names) {
-      if (SAFE_NAME.test(name) && !this.#fromProvider.has(name)) this.#assign(name, name);
-    }
-    for (const name of names) this.toProviderName(name);
+    this.toProviderNames(names);
+  }
+
+  /**
+   * The provider names of registry tool names, in order, mapping new ones now:
+   * the names that are safe everywhere first, so that none of them is taken by
+   * a mapped name of the same list.
+   */
+  toProviderNames(names: readonly string[]): string[] {
+    for (const name of names) if (SAFE_NAME.test(name)) this.toProviderName(name);
+    return names.map((name) => this.toProviderName(name));
   }
 
   /** The provider name of a registry tool name, mapping it now if it is new. */
@@ -100,16 +100,6 @@ function isLister(value: unknown): value is ToolLister {
   return typeof value === "object" && value !== null && typeof (value as { list?: unknown }).list === "function";
 }
 
-/**
- * How `to*Tools` treats tool names the provider would reject:
- * - `"strict"` (the default): throw a {@link ProviderNameError} naming the tool;
- * - a {@link ToolNameMap}: map them reversibly with that map (pass the same map to `from*`);
- * - `"map"`: shorthand for `new ToolNameMap(registry)`, built afresh on each call.
- *   It maps the same way as long as the registry is unchanged, but prefer
- *   keeping one map for both directions.
- */
-export type ToolNamesOption = "strict" | "map" | ToolNameMap;
-
 /** A provider's rule for tool names, as a test and as text for messages. */
 export interface NameRule {
   readonly provider: ProviderName;
@@ -125,21 +115,12 @@ export const ANTHROPIC_NAMES = { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "^[a-zA
 export const GEMINI_NAMES = { pattern: /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, text: "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$" } as const;
 
 /**
- * The function that names each tool for the provider, per the `names` option.
- * @throws TypeError for a `names` option that is none of the three forms
+ * The provider names of registry tool names: mapped through `map`, or with no
+ * map (`names: "strict"`) the names themselves, each checked against the provider's rule.
+ * @throws ProviderNameError for a name the provider rejects (with no map)
  */
-export function providerNamer(registry: ToolLister, names: ToolNamesOption | undefined, rule: NameRule): (name: string) => string {
-  if (names === undefined || names === "strict") {
-    return (name) => {
-      if (!rule.pattern.test(name)) throw new ProviderNameError(name, rule.provider, rule.text);
-      return name;
-    };
-  }
-  const map = names === "map" ? new ToolNameMap(registry) : names;
-  if (!(map instanceof ToolNameMap)) throw new TypeError(`names must be "strict", "map" or a ToolNameMap, got ${describeOption(names)}`);
-  return (name) => map.toProviderName(name);
-}
-
-function describeOption(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : value === null ? "null" : typeof value;
+export function providerNames(names: readonly string[], map: ToolNameMap | undefined, rule: NameRule): string[] {
+  if (map !== undefined) return map.toProviderNames(names);
+  for (const name of names) if (!rule.pattern.test(name)) throw new ProviderNameError(name, rule.provider, rule.text);
+  return [...names];
 }

@@ -7,10 +7,14 @@ import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import { assertSoundSchema } from "../schema/soundness.js";
 import type { RegisteredTool } from "../dispatch/prepare.js";
+import { type ExecutionOptions, toolPolicy } from "../policy/policy.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 
-/** Per-tool options of `register`. */
-export interface RegisterOptions {
+/**
+ * Per-tool options of `register`: its time limit, and how its execution is governed (each off
+ * unless given; a tool with none takes the plain path).
+ */
+export interface RegisterOptions<TArgs = unknown> extends ExecutionOptions<TArgs> {
   /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
   timeoutMs?: number;
 }
@@ -32,15 +36,31 @@ export class ToolDefinitions {
    * @param isTaken whether a name is already registered
    * @throws ToolDefinitionError for an empty, invalid or taken name, a description that is not a
    * string, a handler that is not a function, another library's schema object, or a schema that is not sound
-   * @throws TypeError for a bad `timeoutMs` option
+   * string, a handler that is not a function, another library's schema object, or a schema
+   * (`parameters`, `outputSchema`) that is not sound
+   * @throws TypeError for an option of the wrong kind
    */
   prepare(definition: ToolDefinition, handler: unknown, options: RegisterOptions, isTaken: (name: string) => boolean): RegisteredTool {
     const name = checkDefinition(definition);
     if (isTaken(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
-    const timeoutMs = milliseconds("timeoutMs", options?.timeoutMs);
+    options ??= {};
+    const timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
     const parameters = this.#snapshotOf(name, definition.parameters);
-    return { name, definition: Object.freeze({ ...definition, parameters }), handler: handler as ToolHandler<TSchema>, timeoutMs };
+    const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));
+    const policy = toolPolicy(name, options, outputSchema);
+    const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
+    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }), lastRefusal: undefined };
+  }
+
+  /** The snapshot of an `outputSchema`, its problems marked as the output schema's. */
+  #outputSnapshotOf(toolName: string, schema: object): TSchema {
+    try {
+      return this.#snapshotOf(toolName, schema);
+    } catch (error) {
+      if (!(error instanceof ToolDefinitionError)) throw error;
+      throw new ToolDefinitionError(toolName, error.problems.map((problem) => ({ ...problem, schema: "outputSchema" as const })));
+    }
   }
 
   #snapshotOf(toolName: string, schema: object): TSchema {
@@ -50,12 +70,20 @@ export class ToolDefinitions {
     const taken = snapshotSchema(schema);
     if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
     const snapshot = taken.snapshot as TSchema;
-    assertSoundSchema(toolName, snapshot);
+    assertSoundSchema(toolName, snapshot, text);
     const root = objectRootProblem(snapshot);
     if (root !== undefined) throw new ToolDefinitionError(toolName, [root]);
     if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });
     return snapshot;
   }
+}
+
+/** An `outputSchema` that is a schema object of the right kind. */
+function checkOutputSchema(name: string, schema: unknown): object {
+  const vendor = schemaLibraryVendor(schema);
+  if (vendor !== undefined) throw new ToolDefinitionError(name, schemaLibraryProblem(vendor).replace("parameters", "outputSchema"));
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw new ToolDefinitionError(name, "outputSchema must be a JSON Schema object");
+  return schema;
 }
 
 /** The definition's name, once its fields are of the right kinds. */

@@ -1,12 +1,28 @@
-import type { TSchema } from "typebox";
+import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
-import { readCall } from "../dispatch/call-fields.js";
-import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
-import { runCall } from "../dispatch/run.js";
-import { milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { type CallFields, readCall } from "../dispatch/call-fields.js";
+import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { RepeatedFailures } from "../dispatch/repeated-failures.js";
+import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
+import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
+import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
+import { CallLedger, type LedgerStats } from "../execution/effects.js";
+import { callFingerprint } from "../execution/fingerprint.js";
+import { Governor, type Outcome } from "../execution/governor.js";
+import { CallObservation, type CallObserver, observed } from "../execution/observers.js";
+import { checkHooks, type ToolHooks } from "../execution/hooks.js";
+import { ResourceLocks } from "../policy/locks.js";
+import { allowTest } from "../dispatch/allow.js";
+import { recheckArguments } from "../validation/arguments.js";
+import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
+import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
+import { ArgumentStream, type ArgumentStreamOptions } from "../streaming/argument-stream.js";
+import { dispatchStream, type StreamDispatchContext } from "../streaming/stream-dispatch.js";
+import { deniedMessage } from "../text/denied.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolHandler, ToolResult } from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, DispatchStreamOptions, FailureStats, ToolCallContent, ToolCallDelta, ToolDefinition, ToolDenial, ToolHandler, ToolResult, ToolStreamEvent } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
@@ -14,6 +30,9 @@ import { type RegisterOptions, ToolDefinitions } from "./definitions.js";
 
 export type { RegisterOptions } from "./definitions.js";
 export type { RepairReport } from "../dispatch/prepare.js";
+export type { LateSettleReport } from "../dispatch/run.js";
+export type { LedgerStats } from "../execution/effects.js";
+export type { CallObserver, ObservedCall } from "../execution/observers.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -56,6 +75,44 @@ export interface ToolRegistryOptions {
    * `repairs`), never silently. Nothing else is ever converted.
    */
   onRepair?: (report: RepairReport) => void;
+  /**
+   * Where `once` results, memoized `read-only` results and used approval tokens are kept. A
+   * persistent or shared store lets them survive a restart and hold across processes.
+   * @default a new {@link MemoryLedger} (this process only)
+   */
+  ledger?: LedgerStore;
+  /**
+   * The secret approval tokens are signed with (HMAC-SHA256): at least 32 bytes, random, kept on
+   * the server. Needed by tools registered with `needsApproval`; a registry with the same secret
+   * (and a persistent ledger) accepts tokens across restarts.
+   */
+  approvalSecret?: string | Uint8Array;
+  /**
+   * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for images
+   * and audio): a larger one is cut to it with a notice, and marked `truncated`. No limit when unset.
+   */
+  maxResultBytes?: number;
+  /**
+   * Called when a handler the registry gave up on (timed out or aborted) settles at last, with its
+   * name, call id, how it settled and how late: never its value. See `executionStats()`.
+   */
+  onLateSettle?: (report: LateSettleReport) => void;
+}
+
+/** Figures of the handlers a registry runs: see {@link ToolRegistry.executionStats}. */
+export interface ExecutionStats {
+  /** Handlers running now, abandoned ones included. */
+  running: number;
+  /** Handlers whose call timed out or was aborted and that have not settled yet: still running. */
+  abandoned: number;
+  /** Abandoned handlers that have settled since. */
+  settledLate: number;
+}
+
+/** Options of {@link ToolRegistry.deny}. */
+export interface DenyOptions {
+  /** Why, in words for the model (the person's own words, say); at most 1,000 characters reach it. */
+  reason?: string;
 }
 
 /** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */
@@ -88,8 +145,20 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
+  readonly #failures = new RepeatedFailures();
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
+  readonly #tracker: ExecutionTracker;
+  readonly #ledger: CallLedger;
+  readonly #signer: ApprovalSigner | undefined;
+  readonly #governor: Governor;
+  /** Whether results are cut to a registry-wide `maxResultBytes`. */
+  readonly #limitsResults: boolean;
+  /** Whether every call takes the governed path (a registry-wide option or a hook asks for it). */
+  #governAll: boolean;
+  #observers: readonly CallObserver[] = [];
+  #hooks: readonly ToolHooks[] = [];
+  readonly #locks = new ResourceLocks();
 
   /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
@@ -105,7 +174,24 @@ export class ToolRegistry {
       validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
+      failures: this.#failures,
     };
+    this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
+    this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
+    this.#signer = options.approvalSecret === undefined ? undefined : new ApprovalSigner(options.approvalSecret);
+    const maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveInteger("maxResultBytes", options.maxResultBytes, true);
+    this.#limitsResults = maxResultBytes !== undefined && maxResultBytes !== Infinity;
+    this.#governAll = this.#limitsResults;
+    this.#governor = new Governor({
+      ledger: this.#ledger,
+      locks: this.#locks,
+      signer: this.#signer,
+      tracker: this.#tracker,
+      hooks: () => this.#hooks,
+      recheck: (tool, value) => recheckArguments(tool.name, validators.get(tool.name, tool.definition.parameters), value),
+      outputValidator: (tool) => validators.get(tool.name, tool.definition.outputSchema!),
+      maxResultBytes,
+    });
   }
 
   /**
@@ -116,10 +202,18 @@ export class ToolRegistry {
    * handler that is not a function, or a `parameters` that is not a sound JSON Schema (checked
    * against the draft-07 or 2020-12 meta-schema, with every `$ref` resolvable and every pattern
    * runnable in linear time; `problems` lists each, with its location)
-   * @throws TypeError for a bad `timeoutMs` option
+   * @throws TypeError for an option of the wrong kind, `cacheTtlMs` on a tool that is not
+   * `read-only`, or `needsApproval` on a registry without an `approvalSecret`
    */
-  register<TParameters extends TSchema>(definition: ToolDefinition<TParameters>, handler: NoInfer<ToolHandler<TParameters>>, options: RegisterOptions = {}): this {
-    const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options, (name) => this.#tools.has(name));
+  register<TParameters extends TSchema, TOutput extends TSchema = TSchema>(
+    definition: ToolDefinition<TParameters, TOutput>,
+    handler: NoInfer<ToolHandler<TParameters, TOutput>>,
+    options: RegisterOptions<NoInfer<Static<TParameters>>> = {},
+  ): this {
+    const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options as RegisterOptions, (name) => this.#tools.has(name));
+    if (tool.policy?.needsApproval !== undefined && this.#signer === undefined) {
+      throw new TypeError(`needsApproval needs the registry's approvalSecret, to sign the approvals of tool "${tool.name}"`);
+    }
     this.#tools.set(tool.name, tool);
     if (this.#changeListeners !== undefined) this.#changed("register", tool.name);
     return this;
@@ -127,6 +221,8 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
+    const tool = this.#tools.get(name);
+    if (tool !== undefined) this.#failures.forget(tool);
     const removed = this.#tools.delete(name);
     if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
     return removed;
@@ -165,6 +261,11 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition;
   }
 
+  /** The options `name` was registered with (its `effects`, `timeoutMs`…), frozen, or `undefined` when it is not registered. */
+  toolOptions(name: string): Readonly<RegisterOptions> | undefined {
+    return this.#tools.get(name)?.options as Readonly<RegisterOptions> | undefined;
+  }
+
   /** Every registered definition, in registration order. */
   list(): ToolDefinition[] {
     return Array.from(this.#tools.values(), (tool) => tool.definition);
@@ -182,6 +283,16 @@ export class ToolRegistry {
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
   cacheStats(): CacheStats {
     return this.#validators.stats();
+  }
+
+  /**
+   * The calls refused for their arguments: `{ argumentFailures, repeatedFailures }`. A repeated
+   * failure is a tool refusing the same arguments (the same JSON text, or an equal object) with the
+   * same issues as its previous refusal, with no accepted call of the tool in between; its text for
+   * the model says so (see `ToolArgumentsValidationError.repeats`).
+   */
+  failureStats(): FailureStats {
+    return this.#failures.stats();
   }
 
   /**
@@ -204,20 +315,28 @@ export class ToolRegistry {
    * @throws ToolExecutionError when the handler threw or rejected (`ToolTimeoutError` when it ran out of time)
    * @throws ToolAbortedError when `options.signal` aborted
    * @throws ToolDefinitionError when the tool's schema cannot compile
-   * @throws TypeError when `options.signal` is not an AbortSignal (nothing runs)
+   * @throws ToolApprovalRequiredError when the tool needs approval and no token was given (it did not run)
+   * @throws ToolApprovalError when the token given was refused (it did not run)
+   * @throws ToolResultValidationError when the tool ran and its result does not match its `outputSchema`
+   * @throws ToolLedgerError when a `once` tool's ledger cannot vouch for the call (it did not run)
+   * @throws TypeError when an option is of the wrong kind (nothing runs)
    */
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
     let prepared: PreparedCall;
-    let caller: AbortFanOut | undefined;
+    let run: RunOptions = PLAIN_RUN;
     try {
-      const signal = options === undefined ? undefined : optionalSignal("signal", options.signal);
-      caller = signal === undefined ? undefined : new AbortFanOut(signal);
-      prepared = prepareCall(readCall(call), this.#prepareContext);
+      if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval));
+      // Observed from the start, so that a refused call is observed too.
+      if (this.#observers.length > 0) return this.#settle(call, run, undefined).then(resultValue);
+      prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
       return Promise.reject(error);
     }
-    return runCall(prepared, caller, this.#timeoutOf(prepared.tool));
+    const timeoutMs = this.#timeoutOf(prepared.tool);
+    const approval = run.approvalOf?.(prepared.toolCallId);
+    if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, run.caller, timeoutMs, this.#tracker, run.data);
+    return this.#governor.run({ prepared, caller: run.caller, timeoutMs, approval, data: run.data }).then(outcomeValue);
   }
 
   /** The tool's time limit, else the registry's; `undefined` for none. */
@@ -236,34 +355,305 @@ export class ToolRegistry {
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
     options ??= {};
-    const concurrency = positiveInteger("concurrency", options.concurrency ?? Infinity, true);
-    const signal = optionalSignal("signal", options.signal);
+    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
+    const approvals = checkApprovals(options.approvals);
     // One listener on the caller's signal for all the calls, however many run at once.
-    const caller = signal === undefined ? undefined : new AbortFanOut(signal);
+    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const work = async (): Promise<void> => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.#settle(calls[index]!, caller);
+        results[index] = await this.#settle(calls[index]!, run, undefined);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
     return results;
   }
 
-  /** One call of `dispatchAll`, prepared and run, as a result that is never a rejection. */
-  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined): Promise<ToolResult> {
+  /**
+   * A parser of one call's arguments as the model streams them, bound to the tool's schema:
+   * `push(delta)` returns the partial value and the problems already certain, `end()` the
+   * private checked copy `dispatch` would give the handler (or its error). Linear in the
+   * length of the text, however it is split.
+   * @typeParam TParameters the tool's schema type, for the type of the value (`registry.argumentStream<typeof parameters>("read")`)
+   * @throws UnknownToolError when no tool has this name
+   * @throws ToolDefinitionError when the tool's schema cannot compile
+   * @throws TypeError when `toolName` is not a string, or `options.toolCallId` is not one
+   */
+  argumentStream<TParameters extends TSchema = TSchema>(toolName: string, options?: ArgumentStreamOptions): ArgumentStream<Static<TParameters>> {
+    if (typeof toolName !== "string") throw new TypeError(`toolName must be a string, got ${describeOption(toolName)}`);
+    const toolCallId = options?.toolCallId ?? "";
+    if (typeof toolCallId !== "string") throw new TypeError(`toolCallId must be a string, got ${describeOption(toolCallId)}`);
+    return new ArgumentStream(this.#argumentReader(toolName, toolCallId, undefined));
+  }
+
+  #argumentReader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined, allowed?: (toolName: string) => boolean): ArgumentReader {
+    const tool = lookUpTool({ name: toolName, shownName: toolName }, this.#prepareContext, allowed);
+    return new ArgumentReader(tool, this.#prepareContext, { toolCallId, argumentsOf });
+  }
+
+  /**
+   * Runs a model's tool calls while it streams them: each call's arguments are checked as they
+   * arrive, and each call runs the moment its own arguments are complete, while the model is
+   * still streaming the next. Takes the deltas a provider adapter's `deltas(stream)` reads from
+   * the SDK's stream, and yields events as they happen: `tool-call-start` (an unknown tool fails
+   * here, before its arguments arrive), `tool-call-delta` (the partial value and the issues
+   * certain so far), `tool-call-invalid` (the call will not run), and `tool-result` (a
+   * {@link ToolResult}, as `dispatchAll` gives), in the order calls settle; `index` is each
+   * call's place in the stream. A call whose arguments were cut short fails with `/: arguments
+   * must be valid JSON`, and the others still run.
+   *
+   * Each call whose arguments are complete takes `dispatchAll`'s own path, with `dispatchAll`'s
+   * options (`concurrency`, `order`, `signal`, `allow`, `approvals`, `data`): allow-list,
+   * policies, approvals, hooks, observers and output checks apply as they do there. A tool the
+   * allow-list leaves out fails at its start, as an unknown one does.
+   *
+   * With `onInvalid: "abort"`, the first call certain to fail aborts `abortController`: pass its
+   * signal to the SDK's streaming call, and the model stops generating. The stream's own error
+   * (other than that abort) is thrown once every started call has its result.
+   * @throws TypeError before anything is read, when `deltas` is not iterable or an option is bad
+   * (`dispatchAll`'s, `onInvalid`, or `abortController`, required with `onInvalid: "abort"`)
+   */
+  dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallDelta>, options: DispatchStreamOptions = {}): AsyncIterable<ToolStreamEvent> {
+    const iterable = deltas as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined;
+    if (typeof iterable?.[Symbol.asyncIterator] !== "function" && typeof iterable?.[Symbol.iterator] !== "function") {
+      throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
+    }
+    options ??= {};
+    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
+    const approvals = checkApprovals(options.approvals);
+    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
+    const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
+    const abortController = options.abortController;
+    if (abortController !== undefined && !(abortController instanceof AbortController)) {
+      throw new TypeError(`abortController must be an AbortController, got ${describeOption(abortController)}`);
+    }
+    if (onInvalid === "abort" && abortController === undefined) throw new TypeError('abortController must be an AbortController when onInvalid is "abort", got undefined');
+    // Each call whose arguments are complete takes dispatchAll's own path, with this stream's options.
+    const context: StreamDispatchContext = {
+      reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf, run.allowed),
+      settle: (call) => this.#settle(call, run, undefined),
+    };
+    return dispatchStream(deltas, context, { concurrency, caller: run.caller, abortController, abortOnInvalid: onInvalid === "abort" });
+  }
+
+  /**
+   * One call, prepared and run, as a result that is never a rejection: what `dispatchAll` gives
+   * for each call, and `dispatch` for an observed call.
+   * @param traceparent the trace context the call arrived with (an envelope's), for observers
+   */
+  #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
     const fields = readCall(call);
+    if (this.#observers.length === 0) return this.#settleFields(call, fields, run, undefined);
+    const observation = new CallObservation(fields.id, fields.shownName, traceparent);
+    return observed(this.#observers, observation, () => this.#settleFields(call, fields, run, observation));
+  }
+
+  async #settleFields(call: ToolCallContent, fields: CallFields, run: RunOptions, observation: CallObservation | undefined): Promise<ToolResult> {
+    const toolCallId = fields.id;
+    const toolName = fields.shownName;
+    const { caller, data } = run;
     let prepared: PreparedCall;
     try {
-      prepared = prepareCall(fields, this.#prepareContext);
-      const value = await runCall(prepared, caller, this.#timeoutOf(prepared.tool));
-      const success: ToolResult = { toolCallId: fields.id, toolName: fields.shownName, isError: false, value };
-      return prepared.repairs === undefined ? success : { ...success, repairs: prepared.repairs };
+      prepared = prepareCall(fields, this.#prepareContext, run.allowed);
+      if (observation !== undefined) observation.arguments = prepared.args;
+      const timeoutMs = this.#timeoutOf(prepared.tool);
+      const approval = run.approvalOf?.(toolCallId);
+      if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) {
+        const value = await runCall(prepared, caller, timeoutMs, this.#tracker, data);
+        return prepared.repairs === undefined
+          ? { status: "ok", toolCallId, toolName, isError: false, value }
+          : { status: "ok", toolCallId, toolName, isError: false, value, repairs: prepared.repairs };
+      }
+      const outcome = await this.#governor.run({ prepared, caller, timeoutMs, approval, data });
+      return outcomeResult(outcome, toolCallId, toolName, prepared, call);
     } catch (error) {
       // A call read through a name map is answered in the names the model was sent.
-      return toFailure(fields.id, fields.shownName, error, modelNamesOf(call));
+      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
     }
   }
+
+  /**
+   * A signed approval token for `request` (as a call's `ToolApprovalRequiredError` or
+   * `"approval-required"` result gave it), after a person approved it. Dispatch the call again
+   * with `{ approval: token }` (or `dispatchAll`'s `approvals`): it then runs once, with exactly
+   * these arguments, before the token expires. The request may have been through JSON, a store, a
+   * browser and a restart; its arguments must still have its fingerprint.
+   * @returns the token: a string, safe to store and send (it holds no secret; it is signed)
+   * @throws ToolApprovalError `"mismatch"` when the request's arguments do not have its fingerprint (it was altered)
+   * @throws TypeError when the registry has no `approvalSecret`, for a request that is not one, or a bad option
+   */
+  async approve(request: ApprovalRequest, options: ApproveOptions = {}): Promise<string> {
+    if (this.#signer === undefined) throw new TypeError("approve needs the registry's approvalSecret");
+    const checked = checkApprovalRequest(request);
+    options ??= {};
+    const expiresInMs = milliseconds("expiresInMs", options.expiresInMs) ?? DEFAULT_APPROVAL_TTL_MS;
+    if (expiresInMs === Infinity) throw new TypeError("expiresInMs must be finite: an approval that never expires could be replayed forever");
+    const approvedBy = options.approvedBy;
+    if (approvedBy !== undefined && typeof approvedBy !== "string") throw new TypeError(`approvedBy must be a string, got ${describeOption(approvedBy)}`);
+    if ((await callFingerprint(checked.toolName, checked.arguments)) !== checked.fingerprint) throw new ToolApprovalError(checked.toolName, "mismatch");
+    return this.#signer.token(checked, expiresInMs, approvedBy);
+  }
+
+  /**
+   * The result to send the model for a call a person declined: `status: "denied"`, not an
+   * error of the tool, with `content` saying the user declined (and why, when `reason` is given).
+   * @throws TypeError for a request that is not one, or a reason that is not a string
+   */
+  deny(request: ApprovalRequest, options: DenyOptions = {}): ToolDenial {
+    const checked = checkApprovalRequest(request);
+    const reason = options?.reason;
+    if (reason !== undefined && typeof reason !== "string") throw new TypeError(`reason must be a string, got ${describeOption(reason)}`);
+    return { status: "denied", toolCallId: checked.toolCallId, toolName: checked.toolName, isError: false, content: deniedMessage(checked.toolName, reason) };
+  }
+
+  /**
+   * Adds an observer of every call (tracing, metrics): see {@link CallObserver}. Observers wrap
+   * calls in the order they were added, the first outermost.
+   * @returns a function that removes it
+   * @throws TypeError when `observer.observe` is not a function
+   */
+  observe(observer: CallObserver): () => void {
+    if (typeof observer?.observe !== "function") throw new TypeError(`observer must have an observe function, got ${describeOption(observer)}`);
+    this.#observers = [...this.#observers, observer];
+    return () => {
+      this.#observers = this.#observers.filter((known) => known !== observer);
+    };
+  }
+
+  /**
+   * Adds hooks that run around every call, after those added before:
+   * - `before(call, context)` runs after the check, before approval and the handler. It returns
+   *   nothing (go on), `{ deny: reason }` (the call does not run; the reason reaches the model, and
+   *   `dispatchAll` gives a `"denied"` result), or `{ arguments: value }` (the new value is copied
+   *   and checked against the schema again before anything else sees it).
+   * - `after(call, result, context)` runs after the handler and the output check; it returns
+   *   nothing or `{ value }` to replace the value.
+   *
+   * A hook that throws or rejects fails the call with a `ToolHookError`; nothing crashes.
+   * @returns a function that removes the hooks
+   * @throws TypeError for anything but an object with `before` and/or `after` functions
+   */
+  use(hooks: ToolHooks): () => void {
+    const checked = checkHooks(hooks);
+    this.#setHooks([...this.#hooks, checked]);
+    return () => this.#setHooks(this.#hooks.filter((known) => known !== checked));
+  }
+
+  #setHooks(hooks: readonly ToolHooks[]): void {
+    this.#hooks = hooks;
+    this.#governAll = this.#limitsResults || hooks.length > 0;
+  }
+
+  /** What the ledger has done: runs of tools that declare `effects`, reuses by kind, calls refused as in doubt, store errors. */
+  ledgerStats(): LedgerStats {
+    return { ...this.#ledger.stats };
+  }
+
+  /**
+   * The handlers this registry runs, honestly counted: `running` (abandoned ones included),
+   * `abandoned` (timed out or aborted, not settled yet) and `settledLate`.
+   */
+  executionStats(): ExecutionStats {
+    const tracker = this.#tracker;
+    return { running: tracker.running, abandoned: tracker.abandoned, settledLate: tracker.settledLate };
+  }
+}
+
+/** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
+interface RunOptions {
+  readonly caller: AbortFanOut | undefined;
+  readonly approvalOf: ((toolCallId: string) => string | undefined) | undefined;
+  readonly data: unknown;
+  readonly allowed: ((toolName: string) => boolean) | undefined;
+}
+
+const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: undefined, allowed: undefined };
+
+/**
+ * The options of `dispatch` or `dispatchAll`, checked.
+ * @throws TypeError naming a bad option
+ */
+function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined): RunOptions {
+  const signal = optionalSignal("signal", options.signal);
+  return {
+    caller: signal === undefined ? undefined : new AbortFanOut(signal),
+    approvalOf: typeof approvalOf === "string" ? () => approvalOf : approvalOf,
+    data: options.data,
+    allowed: allowTest(options.allow),
+  };
+}
+
+/** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
+function outcomeValue(outcome: Outcome): unknown {
+  switch (outcome.kind) {
+    case "ok":
+      return outcome.value;
+    case "approval":
+      throw new ToolApprovalRequiredError(outcome.request);
+    case "denied":
+      throw new ToolDeniedError(outcome.toolName, outcome.content);
+    case "error":
+      throw outcome.error;
+  }
+}
+
+/** What `dispatch` resolves to for a result, or rejects with. */
+function resultValue(result: ToolResult): unknown {
+  switch (result.status) {
+    case "ok":
+      return result.value;
+    case "error":
+      throw result.error;
+    case "approval-required":
+      throw new ToolApprovalRequiredError(result.request);
+    case "denied":
+      throw new ToolDeniedError(result.toolName, result.content);
+  }
+}
+
+/** The `dispatchAll` result of a governed call's outcome. */
+function outcomeResult(outcome: Outcome, toolCallId: string, toolName: string, prepared: PreparedCall, call: ToolCallContent): ToolResult {
+  switch (outcome.kind) {
+    case "ok": {
+      const result: ToolResult = { status: "ok", toolCallId, toolName, isError: false, value: outcome.value };
+      if (prepared.repairs !== undefined) result.repairs = prepared.repairs;
+      if (outcome.reused !== undefined) result.reused = outcome.reused;
+      if (outcome.truncated) result.truncated = true;
+      return result;
+    }
+    case "approval":
+      return { status: "approval-required", toolCallId, toolName, isError: false, request: outcome.request };
+    case "denied":
+      return { status: "denied", toolCallId, toolName, isError: false, content: outcome.content };
+    case "error":
+      return toFailure(toolCallId, toolName, outcome.error, modelNamesOf(call));
+  }
+}
+
+/** An approval token option: a string, or unset. */
+function optionalToken(option: string, value: unknown): string | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  throw new TypeError(`${option} must be an approval token (a string), got ${describeOption(value)}`);
+}
+
+/** `dispatchAll`'s `approvals`: tokens by call id, or unset. */
+function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`approvals must be an object of tokens by tool call id, got ${describeOption(value)}`);
+  for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);
+  return value as Readonly<Record<string, string>>;
+}
+
+/** A ledger store: an object with `get`, `set` and `delete` functions, or unset. */
+function checkLedger(value: unknown): LedgerStore | undefined {
+  if (value === undefined) return undefined;
+  const store = value as Partial<LedgerStore> | null;
+  if (typeof store === "object" && store !== null && typeof store.get === "function" && typeof store.set === "function" && typeof store.delete === "function") {
+    return store as LedgerStore;
+  }
+  throw new TypeError(`ledger must be a LedgerStore (an object with get, set and delete), got ${describeOption(value)}`);
 }

@@ -57,3 +57,18 @@ export function jsonKey(value: unknown): string {
       return `~${typeof value}`;
   }
 }
+
+/**
+ * A test of membership in `values` by {@link jsonEqual}, in constant time: strings, numbers,
+ * booleans and `null` compared as themselves (a Set's SameValueZero makes `0` and `-0` one member,
+ * as JSON equality has it; NaN, never a JSON value, is left out), arrays and objects by {@link jsonKey}.
+ */
+export function jsonMembership(values: readonly unknown[]): (value: unknown) => boolean {
+  const primitives = new Set<unknown>();
+  const compounds = new Set<string>();
+  for (const value of values) {
+    if (typeof value === "object" && value !== null) compounds.add(jsonKey(value));
+    else if (!Number.isNaN(value)) primitives.add(value);
+  }
+  return (value) => (typeof value === "object" && value !== null ? compounds.size > 0 && compounds.has(jsonKey(value)) : primitives.has(value));
+}

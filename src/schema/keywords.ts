@@ -66,3 +66,33 @@ export const MAX_VALUE_DEPTH = 256;
 
 /** Enums of at most this many primitive values stay in TypeBox's generated `===` chain; larger ones become a Set lookup. */
 export const MAX_INLINE_ENUM = 16;
+
+/**
+ * The keywords OpenAI's strict mode (Structured Outputs for function calling) accepts. Of the
+ * others, an {@link ANNOTATION_KEYWORDS} entry is dropped on the way (it changes nothing that is
+ * valid); any other keyword cannot be sent in strict mode.
+ */
+export const STRICT_MODE_KEYWORDS: ReadonlySet<string> = new Set([
+  "$defs",
+  "$ref",
+  "additionalProperties",
+  "anyOf",
+  "const",
+  "definitions",
+  "description",
+  "enum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "format",
+  "items",
+  "maxItems",
+  "maximum",
+  "minItems",
+  "minimum",
+  "multipleOf",
+  "pattern",
+  "properties",
+  "required",
+  "title",
+  "type",
+]);

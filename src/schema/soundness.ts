@@ -1,9 +1,12 @@
+import { LRUCache } from "lru-cache";
 import { Compile, type Validator } from "typebox/compile";
 import { Meta } from "typebox/schema";
 import { ToolDefinitionError } from "../errors.js";
-import { REFERENCE_KEYWORDS } from "./keywords.js";
+import { defineOwn } from "../objects.js";
+import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS } from "./keywords.js";
 import { appendSegment } from "./pointer.js";
 import { SchemaReferences } from "./references.js";
+import { canonicalJson } from "./canonical.js";
 import type { SchemaProblem } from "./plain.js";
 import { walkSchema } from "./walk.js";
 import { findCompileProblems } from "./compile-problems.js";
@@ -37,11 +40,12 @@ function metaValidator(uri: string): Validator {
  * input (see `findCompileProblems`: patterns that cannot run in linear time, a
  * `$ref` that loops without descending, lists too long to compile).
  */
-function findSchemaProblems(schema: object): SchemaProblem[] {
+function findSchemaProblems(schema: object, text: string | undefined): SchemaProblem[] {
   let problems: SchemaProblem[];
   try {
-    problems = metaSchemaProblems(schema);
-    if (problems.length === 0) problems = unresolvedReferences(schema);
+    problems = metaSchemaProblems(schema, text);
+    // A schema whose text names no reference has none to resolve.
+    if (problems.length === 0 && (text === undefined || REFERENCE_KEYWORDS.some((keyword) => text.includes(`"${keyword}"`)))) problems = unresolvedReferences(schema);
     if (problems.length === 0) problems = findCompileProblems(schema).map(({ pointer, problem }) => ({ pointer: pointer || "/", problem }));
   } catch {
     problems = [{ pointer: "/", problem: "cannot be read as a JSON Schema" }];
@@ -50,17 +54,75 @@ function findSchemaProblems(schema: object): SchemaProblem[] {
 }
 
 /**
- * Problems against the meta-schema the schema declares; a schema that
- * declares none may match either draft (TypeBox itself writes tuples in
- * draft-07's `items: [...]` form), and is reported against 2020-12.
+ * Problems against the meta-schema the schema declares (draft-07, else 2020-12). A schema that
+ * declares none is read as the library reads it: with every keyword of both drafts (TypeBox
+ * itself writes tuples in draft-07's `items: [...]` form, and `$defs` from 2020-12). So every
+ * keyword must have the shape its draft gives it. A schema that uses no keyword draft-07 leaves
+ * out is checked against draft-07 alone (about a quarter of the cost); any other against 2020-12,
+ * with its draft-07 tuples read as 2020-12's `prefixItems`.
  */
-function metaSchemaProblems(schema: object): SchemaProblem[] {
+function metaSchemaProblems(schema: object, text: string | undefined): SchemaProblem[] {
   const declared = (schema as { $schema?: unknown }).$schema;
   const normalized = typeof declared === "string" ? declared.replace(/#?$/, "#") : undefined;
   if (normalized === DRAFT_07) return problemsAgainst(DRAFT_07, schema);
-  const latest = problemsAgainst(DRAFT_2020_12, schema);
-  if (latest.length === 0 || declared !== undefined) return latest;
-  return problemsAgainst(DRAFT_07, schema).length === 0 ? [] : latest;
+  if (declared !== undefined) return problemsAgainst(DRAFT_2020_12, schema);
+  // The canonical text tells at once that no later keyword appears; a name found there may be a property's, and the walk decides.
+  const maybeLater = text === undefined || LATER_KEYWORDS.some((keyword) => text.includes(`"${keyword}"`));
+  if (!maybeLater || !usesLaterKeywords(schema)) return problemsAgainst(DRAFT_07, schema);
+  return problemsAgainst(DRAFT_2020_12, withLaterTuples(schema));
+}
+
+/** Keywords that draft-07's meta-schema does not know, and so does not check the shape of. */
+const LATER_KEYWORDS = [
+  "$anchor",
+  "$defs",
+  "$dynamicAnchor",
+  "$dynamicRef",
+  "$recursiveAnchor",
+  "$recursiveRef",
+  "$vocabulary",
+  "contentSchema",
+  "dependentRequired",
+  "dependentSchemas",
+  "maxContains",
+  "minContains",
+  "prefixItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
+
+function usesLaterKeywords(schema: object): boolean {
+  let found = false;
+  const stop = walkSchema(schema, (node) => {
+    if (!found) found = LATER_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword));
+  });
+  return found || stop !== undefined;
+}
+
+/**
+ * A copy of `schema` with draft-07 tuples written as 2020-12 writes them (`items: [...]` as
+ * `prefixItems`, `additionalItems` as `items`), for the 2020-12 meta-schema; the schema itself
+ * when it has none.
+ */
+function withLaterTuples(schema: object): object {
+  let changed = false;
+  const rewrite = (node: unknown, depth: number): unknown => {
+    if (typeof node !== "object" || node === null || depth > MAX_SCHEMA_DEPTH * 2) return node;
+    if (Array.isArray(node)) return node.map((item) => rewrite(item, depth + 1));
+    const copy: Record<string, unknown> = {};
+    const tuple = Array.isArray((node as Record<string, unknown>).items);
+    for (const key of Object.keys(node)) {
+      const value = rewrite((node as Record<string, unknown>)[key], depth + 1);
+      if (tuple && key === "items") {
+        changed = true;
+        defineOwn(copy, "prefixItems", value);
+      } else if (tuple && key === "additionalItems") defineOwn(copy, "items", value);
+      else defineOwn(copy, key, value);
+    }
+    return copy;
+  };
+  const copy = rewrite(schema, 0) as object;
+  return changed ? copy : schema;
 }
 
 function problemsAgainst(uri: string, schema: object): SchemaProblem[] {
@@ -80,16 +142,26 @@ function problemsAgainst(uri: string, schema: object): SchemaProblem[] {
 // Schema objects already found sound: registering and then compiling one checks it once.
 // Registered schemas are private frozen snapshots, so a verdict cannot go stale.
 const soundSchemas = new WeakSet<object>();
+// And by canonical text, so that a fresh copy of a schema already found sound (an MCP server's
+// listing again, a schema recompiled after its validator was evicted) is not checked again.
+const soundTexts = new LRUCache<string, true>({ max: 4096 });
 
 /**
  * Throws unless the schema is sound (see {@link findSchemaProblems}).
+ * @param canonicalText the schema's canonical JSON, when the caller has it
  * @throws ToolDefinitionError naming the tool and the location of each problem
  */
-export function assertSoundSchema(toolName: string, schema: object): void {
+export function assertSoundSchema(toolName: string, schema: object, canonicalText?: string): void {
   if (soundSchemas.has(schema)) return;
-  const problems = findSchemaProblems(schema);
+  const text = canonicalText ?? canonicalJson(schema);
+  if (text !== undefined && soundTexts.has(text)) {
+    soundSchemas.add(schema);
+    return;
+  }
+  const problems = findSchemaProblems(schema, text);
   if (problems.length > 0) throw new ToolDefinitionError(toolName, problems);
   soundSchemas.add(schema);
+  if (text !== undefined) soundTexts.set(text, true);
 }
 
 /** `$ref`s that resolve to nothing in the document, which would compile into a validator that refuses everything. */

@@ -1,8 +1,9 @@
 import { describeName, describeType } from "./describe.js";
+import { approvalRequiredMessage } from "../errors.js";
 import type { ToolResult } from "../types.js";
 
 /** A tool result as text for the model, and whether it reports a failure. */
-export interface ResultText {
+interface ResultText {
   text: string;
   isError: boolean;
 }
@@ -10,6 +11,8 @@ export interface ResultText {
 /**
  * The text a provider's tool-result message carries:
  * - a failure: its `content`, written for the model;
+ * - a declined call: its `content` (not a failure);
+ * - a call waiting for approval: that it has not run yet (not a failure);
  * - a string the handler returned: that string;
  * - `undefined` (the handler returned nothing): empty text;
  * - anything else: its JSON text.
@@ -20,6 +23,8 @@ export interface ResultText {
  */
 export function resultText(result: ToolResult): ResultText {
   if (result.isError) return { text: result.content, isError: true };
+  if (result.status === "denied") return { text: result.content, isError: false };
+  if (result.status === "approval-required") return { text: approvalRequiredMessage(result.toolName), isError: false };
   const text = valueText(result.value);
   if (text !== undefined) return { text, isError: false };
   return { text: notJsonMessage(undefined, result.value), isError: true };

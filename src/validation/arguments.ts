@@ -1,6 +1,8 @@
 import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
-import { ToolArgumentsValidationError } from "../errors.js";
+import type { FusedCopy } from "./fused.js";
+import type { FusedState } from "./fused-runtime.js";
+import { ToolArgumentsValidationError, ToolHookError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
 import type { ArgumentRepair } from "../types.js";
@@ -15,6 +17,20 @@ import { type CompiledValidator, ValidatorCache } from "./cache.js";
  */
 function copyAndCheck(toolName: string, validator: CompiledValidator, value: unknown): unknown {
   return checkArguments(toolName, validator, privateCopy(toolName, value));
+}
+
+/**
+ * A private deep copy of object arguments made by a schema's fused copy-and-check, its verdict in
+ * `state`: the same copy and the same refusals as {@link privateCopy}.
+ * @throws ToolArgumentsValidationError when the value is not a plain object or cannot be copied
+ */
+export function fusedPrivateCopy(toolName: string, fused: FusedCopy, value: unknown, state: FusedState): Record<string, unknown> {
+  if (!isPlainObject(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
+  try {
+    return fused(value, state);
+  } catch (error) {
+    throw new ToolArgumentsValidationError(toolName, [error instanceof CopyRefusal ? error.issue : ROOT_ISSUES.notCloneable]);
+  }
 }
 
 /**
@@ -66,12 +82,14 @@ export function parsedArguments(toolName: string, text: unknown, maxBytes: numbe
 /**
  * The failure path of an opt-in repair: converts what is unambiguous in the private value that
  * failed its check (it passed every gate before the check: size, JSON, copy), and checks again.
+ * @param maxParseBytes the most UTF-8 bytes of JSON text inside the value that repair may parse,
+ * all texts together (the registry's `maxArgumentBytes`)
  * @returns the repaired value and its repairs, or `undefined` when nothing
  * could be repaired or the repaired value still fails (the original error stands)
  */
-export function repairAndCheck(validator: CompiledValidator, schema: object, value: object): { value: unknown; repairs: ArgumentRepair[] } | undefined {
+export function repairAndCheck(validator: CompiledValidator, schema: object, value: object, maxParseBytes: number): { value: unknown; repairs: ArgumentRepair[] } | undefined {
   try {
-    const repaired = repairArguments(schema, value);
+    const repaired = repairArguments(schema, value, { maxParseBytes });
     if (repaired.repairs.length === 0 || !validator.Check(repaired.value)) return undefined;
     return repaired;
   } catch {
@@ -102,6 +120,19 @@ export function checkArguments(toolName: string, validator: CompiledValidator, v
   const outcome = checkValue(validator, value);
   if (outcome === CheckOutcome.Valid) return value;
   throw refusal(toolName, validator, value, outcome);
+}
+
+/**
+ * Arguments a hook gave, as a checked private copy.
+ * @throws ToolHookError with the issues, when they are not plain data or do not match
+ */
+export function recheckArguments(toolName: string, validator: CompiledValidator, value: unknown): unknown {
+  try {
+    return checkArguments(toolName, validator, privateCopy(toolName, value));
+  } catch (error) {
+    if (error instanceof ToolArgumentsValidationError) throw new ToolHookError(toolName, { issues: error.issues });
+    throw error;
+  }
 }
 
 /** Values nested at least this deep, when a check could not finish, are reported as nested too deeply. */

@@ -5,6 +5,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import { issueLines, MAX_ISSUES } from "../text/issues.js";
 import { SchemaExplainer } from "./explainer.js";
+import { type FusedCopy, fusedFromSource, fusedSource } from "./fused.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "../schema/soundness.js";
 import { compileSchema } from "./compile.js";
@@ -33,6 +34,11 @@ export interface CompiledValidator {
   explain(value: unknown): string[];
   /** Whether `Check` runs generated code (false: TypeBox's slower interpreter). */
   IsAccelerated(): boolean;
+  /**
+   * The schema's fused copy-and-check, where code generation is allowed and the schema's root is
+   * a typed object schema; `undefined` otherwise (the plain copy, then `Check`).
+   */
+  readonly fused: FusedCopy | undefined;
 }
 
 /**
@@ -146,10 +152,13 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema);
+      const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema, true);
       if (!compiled.IsAccelerated()) this.#interpreted++;
-      const explainer = new SchemaExplainer(schema);
-      return namesInheritedProperties(schema) ? new OwnPropertiesEntry(compiled, explainer) : new ValidatorEntry(compiled, explainer);
+      // Precompiled code brings its fused function; else it is generated on a later use, where code generation is allowed.
+      const fused = precompiled?.fused;
+      const makeFused = precompiled === undefined && Environment.CanEvaluate() ? () => fusedOf(schema) : undefined;
+      const Entry = namesInheritedProperties(schema) ? OwnPropertiesEntry : ValidatorEntry;
+      return new Entry(compiled, schema, fused, makeFused);
     } catch (error) {
       throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
         cause: error,
@@ -160,14 +169,37 @@ export class ValidatorCache {
   }
 }
 
-/** A compiled TypeBox validator beside its explainer; TypeBox's own object is never modified. */
+/** A compiled TypeBox validator beside its explainer (made on the first refusal); TypeBox's own object is never modified. */
 class ValidatorEntry implements CompiledValidator {
   readonly #validator: TypeBoxValidator;
-  readonly #explainer: SchemaExplainer;
+  readonly #schema: object;
+  #explainer: SchemaExplainer | undefined;
+  #fused: FusedCopy | undefined;
+  #makeFused: (() => FusedCopy | undefined) | undefined;
+  #uses = 0;
 
-  constructor(validator: TypeBoxValidator, explainer: SchemaExplainer) {
+  /**
+   * @param fused the fused copy-and-check, when it is at hand (precompiled)
+   * @param makeFused what generates it on a later use, where code generation is allowed
+   */
+  constructor(validator: TypeBoxValidator, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined) {
     this.#validator = validator;
-    this.#explainer = explainer;
+    this.#schema = schema;
+    this.#fused = fused;
+    this.#makeFused = makeFused;
+  }
+
+  /**
+   * The fused copy-and-check. Generated code is made on the schema's second use: a tool called once
+   * never pays for it, and a first call (a cold start) costs what the plain path costs.
+   */
+  get fused(): FusedCopy | undefined {
+    const fused = this.#fused;
+    if (fused !== undefined || this.#makeFused === undefined) return fused;
+    if (++this.#uses < FUSED_FROM_USE) return undefined;
+    this.#fused = this.#makeFused();
+    this.#makeFused = undefined;
+    return this.#fused;
   }
 
   Check(value: unknown): boolean {
@@ -176,6 +208,7 @@ class ValidatorEntry implements CompiledValidator {
 
   explain(value: unknown): string[] {
     // One more than shown, to learn whether there are more.
+    this.#explainer ??= new SchemaExplainer(this.#schema);
     return issueLines(this.#explainer.explain(value, { maxIssues: MAX_ISSUES + 1 }));
   }
 
@@ -211,4 +244,13 @@ function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unkno
   copies.set(value, copy);
   for (const key of Object.keys(value)) copy[key] = withNullPrototypes((value as Record<string, unknown>)[key], copies);
   return copy;
+}
+
+/** The use of a schema on which its fused copy-and-check is generated. */
+const FUSED_FROM_USE = 2;
+
+/** The fused copy-and-check of a schema (generated code), or `undefined` when its root is not a schema it can check. */
+function fusedOf(schema: object): FusedCopy | undefined {
+  const source = fusedSource(schema);
+  return source === undefined ? undefined : fusedFromSource(source);
 }

@@ -8,10 +8,11 @@ import { transformSchema, UnsafeSchemaError } from "./transform.js";
  * `register` makes (see `findCompileProblems`), so that a schema registered without them fails
  * here with a message rather than deep inside TypeBox or on its first hostile input.
  * `Check`, `Errors` and `IsAccelerated` are TypeBox's own.
+ * @param found whether the schema was already found sound (`assertSoundSchema`), its compile problems included
  * @throws UnsafeSchemaError naming each problem's location
  */
-export function compileSchema(schema: object): Validator {
-  const problems = findCompileProblems(schema);
+export function compileSchema(schema: object, found = false): Validator {
+  const problems = found ? [] : findCompileProblems(schema);
   if (problems.length > 0) throw new UnsafeSchemaError(problems);
   return Compile(transformSchema(schema) as never) as Validator;
 }

@@ -26,7 +26,7 @@ export class CopyRefusal extends Error {
 const MAX_FAST_DEPTH = MAX_VALUE_DEPTH;
 
 /** One object on the path from the root to the value being copied, with its copy. */
-interface PathLink {
+export interface PathLink {
   readonly original: object;
   readonly copy: object;
   readonly parent: PathLink | undefined;
@@ -43,11 +43,12 @@ export const MAX_FAST_ARRAY_LENGTH = 65_536;
 class TooDeepForFastCopy extends Error {}
 
 /** Thrown inside the fast copy at a sparse-array hole; each level on the way out adds its segment. */
-class HoleFound extends Error {
+export class HoleFound extends Error {
   readonly segments: string[] = [];
 }
 
-function holeAt(index: number): HoleFound {
+/** The hole at `index` of the array being copied, to throw. */
+export function holeAt(index: number): HoleFound {
   const found = new HoleFound();
   found.segments.push(String(index));
   return found;
@@ -65,18 +66,49 @@ export function copyArguments(value: object): Record<string, unknown> {
     // The caller has checked that the root is a plain object.
     return copyPlainObject(value, 0, undefined);
   } catch (error) {
-    if (error instanceof CopyRefusal) throw error;
-    if (error instanceof HoleFound) throw holeRefusal(error.segments.reverse());
-    if (error instanceof TooDeepForFastCopy) return copyWithStructuredClone(value);
-    // A getter or a proxy trap threw: structuredClone would have met the same.
-    throw new CopyRefusal(ROOT_ISSUES.notCloneable);
+    return recoverFastCopy(error, value);
   }
 }
 
-function copyPlainData(value: object, depth: number, parent: PathLink | undefined): unknown {
+/**
+ * What a fast copy of the root (this file's, or a fused copy-and-check built on its parts) that
+ * threw `error` comes to: the whole value copied by `structuredClone` when the data nests deeper
+ * than the fast copy goes; otherwise a refusal (a hole, with its pointer; a getter or a trap that threw).
+ * @throws CopyRefusal
+ */
+export function recoverFastCopy(error: unknown, value: object): Record<string, unknown> {
+  if (error instanceof CopyRefusal) throw error;
+  if (error instanceof HoleFound) throw holeRefusal(error.segments.reverse());
+  if (error instanceof TooDeepForFastCopy) return copyWithStructuredClone(value);
+  // A getter or a proxy trap threw: structuredClone would have met the same.
+  throw new CopyRefusal(ROOT_ISSUES.notCloneable);
+}
+
+/**
+ * What the fast copy does first at every object or array: the ancestor's copy when the value is its
+ * own ancestor (a cycle), else `undefined`.
+ * @throws TooDeepForFastCopy (caught by {@link copyRoot}) past the fast copy's depth
+ */
+export function enterObject(value: object, depth: number, parent: PathLink | undefined): object | undefined {
   // A cycle: the value is its own ancestor. (Shallow data, the usual case, compares once or twice.)
   for (let link = parent; link !== undefined; link = link.parent) if (link.original === value) return link.copy;
   if (depth === MAX_FAST_DEPTH) throw new TooDeepForFastCopy();
+  return undefined;
+}
+
+/** Whether `value` has the prototype of plain data (`Object.prototype` or `null`); the fast copy copies it key by key. */
+export function hasPlainPrototype(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function copyPlainData(value: object, depth: number, parent: PathLink | undefined): unknown {
+  const ancestor = enterObject(value, depth, parent);
+  return ancestor !== undefined ? ancestor : copyEntered(value, depth, parent);
+}
+
+/** The copy of an object or array once {@link enterObject} has let it in (no cycle, not too deep). */
+export function copyEntered(value: object, depth: number, parent: PathLink | undefined): unknown {
   if (Array.isArray(value)) {
     const length = value.length;
     if (!(length <= MAX_FAST_ARRAY_LENGTH)) return cloneInPlace(value);
@@ -89,19 +121,18 @@ function copyPlainData(value: object, depth: number, parent: PathLink | undefine
     }
     return copy;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return cloneInPlace(value);
+  if (!hasPlainPrototype(value)) return cloneInPlace(value);
   return copyPlainObject(value, depth, parent);
 }
 
 /** A primitive as is; a function or a symbol is refused. */
-function copyPrimitive(value: unknown): unknown {
+export function copyPrimitive(value: unknown): unknown {
   if (typeof value === "function" || typeof value === "symbol") throw new CopyRefusal(ROOT_ISSUES.notCloneable);
   return value;
 }
 
 /** An object or array item, naming its segment if a hole is found below it. */
-function copyNested(value: object, depth: number, segment: string | number, parent: PathLink): unknown {
+export function copyNested(value: object, depth: number, segment: string | number, parent: PathLink): unknown {
   try {
     return copyPlainData(value, depth, parent);
   } catch (error) {
@@ -126,7 +157,7 @@ function copyPlainObject(value: object, depth: number, parent: PathLink | undefi
 }
 
 /** A value that is not plain data, copied where it stands by structuredClone (which reads it once). */
-function cloneInPlace(value: object): unknown {
+export function cloneInPlace(value: object): unknown {
   let copy: unknown;
   try {
     copy = structuredClone(value);

@@ -1,9 +1,10 @@
 import { Format } from "typebox/format";
-import { jsonKey } from "../schema/equality.js";
+import { jsonMembership } from "../schema/equality.js";
+import { typeTest } from "../schema/json-types.js";
 import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
-import { describeAllowed, describeTypes } from "../text/shapes.js";
+import { describeAllowed, describeShape, describeTypes } from "../text/shapes.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -132,6 +133,14 @@ export class PlanBook {
     this.#patternTester = patternTester;
   }
 
+  /** The subschema a `$ref` of this document names (for shape descriptions). */
+  readonly #resolve = (ref: string): unknown => this.#references.resolve(ref);
+
+  /** The expected shape of a schema node of this document, in a few words (`integer (>= 0)`), or `undefined`. */
+  shapeOf(schema: unknown): string | undefined {
+    return describeShape(schema, this.#resolve);
+  }
+
   /** The plans of a list of schema nodes (a union's branches), built once per list and kept. */
   list(schemas: readonly unknown[]): readonly NodePlan[] {
     let found = this.#lists.get(schemas);
@@ -162,7 +171,7 @@ export class PlanBook {
     if (unionTypes !== undefined) return plan({ types: unionTypes, typeTest: typeTest(unionTypes), typeMessage: `must be ${describeTypes(unionTypes)}`, typeOnly: true });
     const unionValues = unionOfConstants(schema, keys);
     // A union of constants (`Type.Union([Type.Literal("a"), Type.Literal("b")])`) is an enum, read the same way.
-    if (unionValues !== undefined) return plan({ enumValues: unionValues, enumHas: membership(unionValues), enumMessage: describeAllowed(unionValues) });
+    if (unionValues !== undefined) return plan({ enumValues: unionValues, enumHas: jsonMembership(unionValues), enumMessage: describeAllowed(unionValues) });
     const references = REFERENCE_KEYWORDS.filter((keyword) => typeof schema[keyword] === "string").map((keyword) => this.#references.resolve(schema[keyword] as string));
     const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
     const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
@@ -177,11 +186,12 @@ export class PlanBook {
       references,
       types,
       typeTest: types === undefined ? undefined : typeTest(types),
-      typeMessage: types === undefined ? "" : `must be ${describeTypes(types)}`,
+      // The whole expected shape where it says more than the type: `must be string (format date-time)`.
+      typeMessage: types === undefined ? "" : `must be ${describeShape(schema, this.#resolve) ?? describeTypes(types)}`,
       hasConst: Object.hasOwn(schema, "const"),
       constValue: schema.const,
       enumValues,
-      enumHas: enumValues === undefined ? undefined : membership(enumValues),
+      enumHas: enumValues === undefined ? undefined : jsonMembership(enumValues),
       enumMessage: enumValues === undefined ? "" : describeAllowed(enumValues),
       refinements,
       object: this.#objectPlan(schema),
@@ -266,21 +276,6 @@ function unionOfTypes(schema: Schema, keys: readonly string[]): readonly unknown
 }
 
 /**
- * A test of membership in `values` by JSON equality: strings, numbers (`-0` as `0`), booleans and
- * `null` compared as themselves, with no text built; arrays and objects by their JSON key.
- */
-function membership(values: readonly unknown[]): (value: unknown) => boolean {
-  const primitives = new Set<unknown>();
-  const keys = new Set<string>();
-  for (const value of values) {
-    if (typeof value === "object" && value !== null) keys.add(jsonKey(value));
-    else primitives.add(value);
-  }
-  // A Set compares numbers by SameValueZero: 0 and -0 are one member, as JSON equality has it.
-  return (value) => (typeof value === "object" && value !== null ? keys.size > 0 && keys.has(jsonKey(value)) : primitives.has(value));
-}
-
-/**
  * The values of an `anyOf` whose every branch is a `const` (with at most a `type` the value has,
  * and annotations), in a node with nothing else; else `undefined`.
  */
@@ -342,44 +337,6 @@ function applicatorPlan(schema: Schema): ApplicatorPlan | undefined {
   };
   const empty = applicators.allOf.length === 0 && applicators.anyOf.length === 0 && applicators.oneOf.length === 0 && !applicators.hasNot && !applicators.hasIf;
   return empty ? undefined : applicators;
-}
-
-/** A test for a value's type, as TypeBox reads type names (JSON's, and its extended ones). */
-export function typeTest(types: readonly unknown[]): (value: unknown) => boolean {
-  const tests = types.map(singleTypeTest);
-  return tests.length === 1 ? tests[0]! : (value) => tests.some((test) => test(value));
-}
-
-function singleTypeTest(type: unknown): (value: unknown) => boolean {
-  switch (type) {
-    case "object":
-      return (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-    case "array":
-      return Array.isArray;
-    case "string":
-      return (value) => typeof value === "string";
-    case "number":
-      return Number.isFinite as (value: unknown) => boolean;
-    case "integer":
-      return Number.isInteger as (value: unknown) => boolean;
-    case "boolean":
-      return (value) => typeof value === "boolean";
-    case "null":
-      return (value) => value === null;
-    case "bigint":
-      return (value) => typeof value === "bigint";
-    case "symbol":
-      return (value) => typeof value === "symbol";
-    case "function":
-    case "constructor":
-      return (value) => typeof value === "function";
-    case "undefined":
-    case "void":
-      return (value) => value === undefined;
-    default:
-      // As TypeBox reads it: a type name it does not know constrains nothing.
-      return () => true;
-  }
 }
 
 function plan(fields: Partial<NodePlan>): NodePlan {

@@ -1,4 +1,4 @@
-import { jsonEqual, jsonKey } from "../schema/equality.js";
+import { jsonEqual, jsonKey, jsonMembership } from "../schema/equality.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { isRecord } from "../objects.js";
 
@@ -17,22 +17,9 @@ export interface Refinement {
   error(value: unknown): string;
 }
 
-function isCompound(value: unknown): value is object {
-  return typeof value === "object" && value !== null;
-}
-
 /** `enum` by JSON Schema equality: primitives in a Set, objects and arrays by {@link jsonKey} (so an array-like object never equals an array). */
 export function enumRefinement(values: readonly unknown[]): Refinement {
-  const primitives = new Set<unknown>();
-  const compounds = new Set<string>();
-  for (const value of values) {
-    if (isCompound(value)) compounds.add(jsonKey(value));
-    else primitives.add(value);
-  }
-  return {
-    check: (value) => (isCompound(value) ? compounds.size > 0 && compounds.has(jsonKey(value)) : primitives.has(value)),
-    error: () => "must be equal to one of the allowed values",
-  };
+  return { check: jsonMembership(values), error: () => "must be equal to one of the allowed values" };
 }
 
 /** `const` of an object or array, by JSON Schema equality. */

@@ -17,7 +17,7 @@ describe("npm run bench -- --quick", () => {
       cwd: root,
       encoding: "utf8",
     });
-    for (const heading of ["Per-call cost", "What each library does with the arguments", "MCP server", "Cold start", "Cache sweep", "Cache key", "Memory", "Goals"]) {
+    for (const heading of ["Per-call cost", "What each library does with the arguments", "MCP server", "Cold start", "Cache sweep", "Cache key", "Memory", "Streaming tool calls", "partial-json", "20-byte delta", "Latency", "Goals"]) {
       expect(output).toContain(heading);
     }
     // Not a terminal: no progress line, no escape codes.
@@ -41,12 +41,31 @@ describe("npm run bench -- --quick", () => {
     // A quick run's few, short rounds cannot tell a close goal: it never passes --check.
     const run = spawnSync(process.execPath, ["--expose-gc", "bench-dist/bench/main.js", "--quick", "--check", "--corpus", "test/fixtures/bfcl"], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(new RegExp(`\\n--check failed: of ${GOALS.length} goals, a --quick run is too short to trust.*\\n$`));
+    // GOALS, and the streaming section's two.
+    expect(run.stdout).toMatch(new RegExp(`\\n--check failed: of ${GOALS.length + 2} goals, a --quick run is too short to trust.*\\n$`));
   }, 120_000);
 
   it("says in one line that a missing corpus folder is missing, without a stack trace", () => {
     const run = spawnSync(process.execPath, ["bench-dist/bench/main.js", "--corpus", "no/such/folder"], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe("npm run bench: --corpus: no folder at no/such/folder (the BFCL corpus is not part of this repository)");
+  }, 60_000);
+});
+
+describe("npm run bench:bfcl", () => {
+  it("replays the fixtures' answers, prints the share accepted and every refusal's class, and exits with status 0 for no library error", () => {
+    const run = spawnSync(process.execPath, ["bench-dist/bench/bfcl-replay-main.js", "--corpus", "test/fixtures/bfcl"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("accepted:              40 of 44 (90.9%)");
+    expect(run.stdout).toContain("refused:               4: dataset errors 4, library errors 0");
+    expect(run.stdout).toMatch(/\n\s+1 {2}a string outside its enum\n/);
+    expect(run.stdout.trimEnd().endsWith("library errors: 0")).toBe(true);
+  }, 60_000);
+
+  it("says in one line where it looked when there is no corpus, and exits with status 2", () => {
+    const run = spawnSync(process.execPath, ["bench-dist/bench/bfcl-replay-main.js", "--corpus", "no/such/folder"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^npm run bench:bfcl: no BFCL_v4_\*\.json files at no\/such\/folder/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
   }, 60_000);
 });

@@ -45,12 +45,12 @@ console.log(JSON.stringify({ ok, bad: bad instanceof ToolArgumentsValidationErro
     writeFileSync(
       join(folder, "subpaths.mjs"),
       `import { ToolRegistry, Type } from "typebox-tool-registry";
-import { fromOpenAIChat, toAnthropicTools } from "typebox-tool-registry/providers";
+import { anthropic, openAIChat } from "typebox-tool-registry/providers";
 import { createMcpServer } from "typebox-tool-registry/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 const registry = new ToolRegistry().register({ name: "add", description: "Add", parameters: Type.Object({ a: Type.Number(), b: Type.Number() }) }, ({ a, b }) => String(a + b));
-const viaOpenAI = await registry.dispatch(fromOpenAIChat({ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1,"b":2}' } }));
+const viaOpenAI = await registry.dispatch(openAIChat(registry).call({ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1,"b":2}' } }));
 const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
 await createMcpServer(registry, { name: "demo", version: "1.0.0" }).connect(serverTransport);
 const client = new Client({ name: "consumer", version: "1.0.0" });
@@ -58,7 +58,7 @@ await client.connect(clientTransport);
 const listed = (await client.listTools()).tools.map((tool) => tool.name);
 const called = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
 const refused = await client.callTool({ name: "add", arguments: { a: "2", b: 3 } });
-console.log(JSON.stringify({ viaOpenAI, anthropic: toAnthropicTools(registry).map((tool) => tool.name), listed, called: called.content[0].text, refused: refused.isError }));
+console.log(JSON.stringify({ viaOpenAI, anthropic: anthropic(registry).tools().map((tool) => tool.name), listed, called: called.content[0].text, refused: refused.isError }));
 await client.close();
 `,
     );
@@ -69,7 +69,7 @@ await client.close();
     writeFileSync(
       join(folder, "consumer.ts"),
       `import { ToolRegistry, Type, type Static, type ToolDefinition, type ToolResult } from "typebox-tool-registry";
-import { toOpenAIChatTools } from "typebox-tool-registry/providers";
+import { openAIChat } from "typebox-tool-registry/providers";
 const parameters = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer()) });
 const read = { name: "read", description: "Read a file", parameters } satisfies ToolDefinition<typeof parameters>;
 const registry = new ToolRegistry({ cacheSize: 64 });
@@ -85,7 +85,8 @@ registry.register({ name: "forecast", description: "", parameters: json }, ({ ci
 type Read = Static<typeof parameters>;
 const sample: Read = { path: "a" };
 const results: Promise<ToolResult[]> = registry.dispatchAll([{ type: "tool_call", id: "1", name: "read", arguments: sample }]);
-export { results, toOpenAIChatTools };
+export const tools = openAIChat(registry, { names: "map", strict: true }).tools();
+export { results };
 `,
     );
     writeFileSync(
@@ -99,9 +100,9 @@ export { results, toOpenAIChatTools };
     writeFileSync(
       join(folder, "main.cjs"),
       `const { ToolRegistry, Type } = require("typebox-tool-registry");
-const { toOpenAIChatTools } = require("typebox-tool-registry/providers");
+const { openAIChat } = require("typebox-tool-registry/providers");
 const registry = new ToolRegistry().register({ name: "ping", description: "Ping", parameters: Type.Object({}) }, () => "pong");
-console.log(JSON.stringify(toOpenAIChatTools(registry).map((tool) => tool.function.name)));
+console.log(JSON.stringify(openAIChat(registry).tools().map((tool) => tool.function.name)));
 `,
     );
     const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
@@ -113,12 +114,12 @@ console.log(JSON.stringify(toOpenAIChatTools(registry).map((tool) => tool.functi
     writeFileSync(
       join(folder, "subpaths.ts"),
       `import { ToolRegistry } from "typebox-tool-registry";
-import { toOpenAIChatTools } from "typebox-tool-registry/providers";
+import { openAIChat } from "typebox-tool-registry/providers";
 import { createMcpServer } from "typebox-tool-registry/mcp";
 import type { PrecompiledValidators } from "typebox-tool-registry/precompiled";
 const validators: PrecompiledValidators = {};
 export const server = createMcpServer(new ToolRegistry({ precompiled: validators }), { name: "s", version: "1" });
-export const tools = toOpenAIChatTools(new ToolRegistry());
+export const tools = openAIChat(new ToolRegistry()).tools();
 `,
     );
     const module = moduleResolution === "Bundler" ? "ESNext" : moduleResolution;

@@ -1,0 +1,221 @@
+import { ToolLedgerError } from "../errors.js";
+import { isToolContent, toolContent } from "../results/content.js";
+import type { ReuseKind } from "../types.js";
+import type { LateWatcher } from "../dispatch/run.js";
+import type { JsonValue, LedgerSetOptions, LedgerStore } from "./ledger.js";
+
+/** What a registry's ledger has done: see `registry.ledgerStats()`. */
+export interface LedgerStats {
+  /** Handlers run for tools that declare `effects`. */
+  runs: number;
+  /** Calls that joined an identical call in flight instead of running. */
+  inFlight: number;
+  /** Calls answered from a `read-only` tool's memoized result. */
+  cache: number;
+  /** Calls of `once` tools answered by replaying the stored result. */
+  ledger: number;
+  /** Calls of `once` tools refused because an earlier identical call's outcome is unknown. */
+  inDoubt: number;
+  /** Ledger store calls that failed (a `once` or approval call fails closed; a cache miss runs). */
+  storeErrors: number;
+}
+
+/** A result shared by identical calls: the value, and how it came to be when no handler ran. */
+export interface SharedResult {
+  readonly value: unknown;
+  readonly reused: ReuseKind | undefined;
+}
+
+/** A call's way to its handler, for the ledger to take or leave. */
+export interface Execution {
+  /** Runs the handler; `watcher` hears when the call is given up while its handler runs on, and when that handler settles. */
+  run(watcher: LateWatcher | undefined): Promise<unknown>;
+  /** The call will not run (it joined another, or its result was reused): what it held for running is given back. */
+  skip(): void;
+}
+
+/** How a call's effects are governed: which ledger entries it reads and writes. */
+export interface EffectRule {
+  readonly toolName: string;
+  readonly effects: "read-only" | "idempotent" | "once";
+  readonly cacheTtlMs: number | undefined;
+  readonly onceTtlMs: number;
+}
+
+/** A `once` call's ledger entry: started (and not known to have finished), or done with its result. */
+type OnceRecord = { state: "running"; since: string } | { state: "done"; at: string; result?: JsonValue; unrecorded?: true };
+
+/**
+ * Deduplication by call fingerprint: identical calls at the same time share one run; a `read-only`
+ * tool's result may be memoized; a `once` call is claimed in the ledger before it runs, its result
+ * stored after, and a repeat replays it. Any ledger failure on a `once` call refuses the call
+ * (fail closed); a failed cache read or write only costs a run.
+ */
+export class CallLedger {
+  readonly #inFlight = new Map<string, Promise<SharedResult>>();
+  readonly #adding = new Set<string>();
+  readonly stats: LedgerStats = { runs: 0, inFlight: 0, cache: 0, ledger: 0, inDoubt: 0, storeErrors: 0 };
+
+  constructor(readonly store: LedgerStore) {}
+
+  /** The call's result: joined from an identical call in flight, else from the cache or the ledger, else run. */
+  share(fingerprint: string, rule: EffectRule, execution: Execution): Promise<SharedResult> {
+    const running = this.#inFlight.get(fingerprint);
+    if (running !== undefined) {
+      this.stats.inFlight++;
+      execution.skip();
+      return running.then((shared) => ({ value: shared.value, reused: "in-flight" }));
+    }
+    const own = this.#produce(fingerprint, rule, execution);
+    this.#inFlight.set(fingerprint, own);
+    const done = (): void => {
+      if (this.#inFlight.get(fingerprint) === own) this.#inFlight.delete(fingerprint);
+    };
+    own.then(done, done);
+    return own;
+  }
+
+  async #produce(fingerprint: string, rule: EffectRule, execution: Execution): Promise<SharedResult> {
+    if (rule.effects === "once") return this.#once(fingerprint, rule, execution);
+    const key = `cache:${fingerprint}`;
+    if (rule.cacheTtlMs !== undefined) {
+      const cached = await this.#tolerant(() => this.store.get(key));
+      if (isRecord(cached) && "result" in cached) {
+        this.stats.cache++;
+        execution.skip();
+        return { value: revive(cached.result), reused: "cache" };
+      }
+    }
+    this.stats.runs++;
+    const value = await execution.run(undefined);
+    const result = recordable(value);
+    if (rule.cacheTtlMs !== undefined && result !== NOT_JSON) {
+      await this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs! }));
+    }
+    return { value, reused: undefined };
+  }
+
+  async #once(fingerprint: string, rule: EffectRule, execution: Execution): Promise<SharedResult> {
+    const key = `once:${fingerprint}`;
+    const ttl = { ttlMs: rule.onceTtlMs };
+    const claim: OnceRecord = { state: "running", since: new Date().toISOString() };
+    const claimed = await this.#strict(rule.toolName, () => this.#add(key, claim, ttl));
+    if (!claimed) {
+      execution.skip();
+      return this.#replay(rule.toolName, await this.#strict(rule.toolName, () => this.store.get(key)));
+    }
+    this.stats.runs++;
+    let abandoned = false;
+    const watcher: LateWatcher = {
+      abandoned: () => {
+        abandoned = true;
+      },
+      settled: (settlement) => {
+        // The outcome is known at last: a result is kept for replay; a failure frees the arguments to run again.
+        void this.#tolerant(() => (settlement.fulfilled ? this.store.set(key, doneRecord(settlement.value), ttl) : this.store.delete(key)));
+      },
+    };
+    let value: unknown;
+    try {
+      value = await execution.run(watcher);
+    } catch (error) {
+      // Given up while the handler runs on: the claim stays until it settles, and the watcher records the outcome then.
+      if (!abandoned) await this.#tolerant(() => this.store.delete(key));
+      throw error;
+    }
+    // A failed write leaves the claim: later identical calls are refused as in doubt, never run again.
+    await this.#tolerant(() => this.store.set(key, doneRecord(value), ttl));
+    return { value, reused: undefined };
+  }
+
+  #replay(toolName: string, found: JsonValue | undefined): SharedResult {
+    const record = found as OnceRecord | undefined;
+    if (isRecord(record) && record.state === "done") {
+      if (record.unrecorded === true) throw new ToolLedgerError(toolName, "unrecorded");
+      this.stats.ledger++;
+      return { value: revive(record.result), reused: "ledger" };
+    }
+    // Claimed by a run that has not recorded an outcome (or expired between the claim and this read).
+    this.stats.inDoubt++;
+    throw new ToolLedgerError(toolName, "in-doubt");
+  }
+
+  /**
+   * Marks `key` as used for `ttlMs`, once: whether this was its first use (an approval token's nonce).
+   * @throws ToolLedgerError `"unavailable"` when the store fails
+   */
+  markUsed(toolName: string, key: string, ttlMs: number): Promise<boolean> {
+    const ttl = { ttlMs };
+    const used = { usedAt: new Date().toISOString() };
+    return this.#strict(toolName, () => this.#add(key, used, ttl));
+  }
+
+  /**
+   * The store's atomic `add`, or else a read then a write, made atomic within this process: a key
+   * being added is refused to a second adder until the first is done.
+   */
+  async #add(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean> {
+    if (this.#adding.has(key)) return false;
+    this.#adding.add(key);
+    try {
+      if (this.store.add !== undefined) return await this.store.add(key, value, options);
+      if ((await this.store.get(key)) !== undefined) return false;
+      await this.store.set(key, value, options);
+      return true;
+    } finally {
+      this.#adding.delete(key);
+    }
+  }
+
+  /** A store call whose failure refuses the call. */
+  async #strict<T>(toolName: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      this.stats.storeErrors++;
+      throw new ToolLedgerError(toolName, "unavailable", { cause: error });
+    }
+  }
+
+  /** A store call whose failure is counted and otherwise ignored. */
+  async #tolerant<T>(step: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await step();
+    } catch {
+      this.stats.storeErrors++;
+      return undefined;
+    }
+  }
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+/** A result as the ledger keeps it: JSON, `{ value }` (`{}` for `undefined`) or a rich result's items; {@link NOT_JSON} when it has none. */
+function recordable(value: unknown): JsonValue | typeof NOT_JSON {
+  try {
+    const subject = isToolContent(value) ? { toolContent: value.content, ...("structuredContent" in value ? { structuredContent: value.structuredContent } : {}) } : { value };
+    const text = JSON.stringify(subject);
+    return typeof text === "string" ? (JSON.parse(text) as JsonValue) : NOT_JSON;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function doneRecord(value: unknown): OnceRecord {
+  const result = recordable(value);
+  const at = new Date().toISOString();
+  return result === NOT_JSON ? { state: "done", at, unrecorded: true } : { state: "done", at, result };
+}
+
+/** A recorded result as a value again: a fresh copy, a rich result rebuilt. */
+function revive(result: JsonValue | undefined): unknown {
+  if (!isRecord(result)) return undefined;
+  if (Array.isArray(result.toolContent)) {
+    return toolContent(result.toolContent as never, "structuredContent" in result ? { structuredContent: result.structuredContent } : {});
+  }
+  return result.value;
+}
+
+function isRecord(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,280 @@
+import { ToolAbortedError, ToolApprovalError, ToolExecutionError, ToolHookError, ToolRateLimitedError, ToolTimeoutError, ToolUnavailableError } from "../errors.js";
+import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
+import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
+import { type ExecutionTracker, type LateWatcher, runCall } from "../dispatch/run.js";
+import type { Ticket } from "../policy/locks.js";
+import type { ApprovalPredicate, CallContext, ToolPolicy } from "../policy/policy.js";
+import { retryDelay, wait } from "../policy/retry.js";
+import { checkOutput } from "../results/output.js";
+import { fitResult } from "../results/truncate.js";
+import { hookDeniedMessage } from "../text/denied.js";
+import type { ReuseKind } from "../types.js";
+import type { CompiledValidator } from "../validation/cache.js";
+import type { ApprovalRequest, ApprovalSigner } from "./approvals.js";
+import type { CallLedger, Execution, SharedResult } from "./effects.js";
+import { callFingerprint } from "./fingerprint.js";
+import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
+import type { ResourceLocks } from "../policy/locks.js";
+
+/** One call on the governed path, prepared, with what its caller gave. */
+export interface GovernedCall {
+  readonly prepared: PreparedCall;
+  readonly caller: AbortFanOut | undefined;
+  readonly timeoutMs: number | undefined;
+  /** The approval token the caller gave for this call, if any. */
+  readonly approval: string | undefined;
+  readonly data: unknown;
+}
+
+/** How a governed call ended; the registry turns it into a result (or a value or a rejection, for `dispatch`). */
+export type Outcome =
+  | { readonly kind: "ok"; readonly value: unknown; readonly reused: ReuseKind | undefined; readonly truncated: boolean }
+  | { readonly kind: "error"; readonly error: unknown }
+  | { readonly kind: "approval"; readonly request: ApprovalRequest }
+  | { readonly kind: "denied"; readonly toolName: string; readonly content: string };
+
+/** What the governed path needs of its registry. */
+export interface GovernorServices {
+  readonly ledger: CallLedger;
+  readonly locks: ResourceLocks;
+  /** Signs and verifies approval tokens; `undefined` when the registry has no `approvalSecret`. */
+  readonly signer: ApprovalSigner | undefined;
+  readonly tracker: ExecutionTracker;
+  /** The registry's hooks, in order (read at each call). */
+  hooks(): readonly ToolHooks[];
+  /** Arguments a hook gave, as a checked private copy. @throws ToolHookError with the issues when the schema refuses them */
+  recheck(tool: RegisteredTool, value: unknown): unknown;
+  /** The cached validator of a tool's `outputSchema`. */
+  outputValidator(tool: RegisteredTool): CompiledValidator;
+  /** The registry's `maxResultBytes`, if set. */
+  readonly maxResultBytes: number | undefined;
+}
+
+/**
+ * The governed path of a call, after the prepare step, in this order: its place in line for the
+ * resources it holds (taken at once, so calls keep the order they came in), `before` hooks,
+ * approval, deduplication through the ledger, then, for a call that really runs: its rate limit,
+ * its circuit breaker, its turn for the resources, the handler (retried if the tool allows), the
+ * output check, `after` hooks, and the cut to `maxResultBytes`. A call whose tool has none of
+ * these options, on a registry that sets none, never comes here.
+ */
+export class Governor {
+  constructor(readonly services: GovernorServices) {}
+
+  /** Runs the call; never rejects: a failure is an outcome. */
+  async run(call: GovernedCall): Promise<Outcome> {
+    try {
+      return await this.#run(call);
+    } catch (error) {
+      return { kind: "error", error };
+    }
+  }
+
+  async #run(call: GovernedCall): Promise<Outcome> {
+    const policy = call.prepared.tool.policy;
+    // Taken before the first await: calls take their places in the order they started.
+    const hold = policy !== undefined && policy.claims.length > 0 ? new Hold(this.services.locks.reserve(policy.claims)) : undefined;
+    try {
+      return await this.#govern(call, policy, hold);
+    } finally {
+      hold?.finish();
+    }
+  }
+
+  async #govern(call: GovernedCall, policy: ToolPolicy | undefined, hold: Hold | undefined): Promise<Outcome> {
+    const { tool, toolCallId } = call.prepared;
+    const context: CallContext = call.data === undefined ? { toolCallId, toolName: tool.name } : { toolCallId, toolName: tool.name, data: call.data };
+    const hooks = this.services.hooks();
+    let prepared = call.prepared;
+    if (hooks.length > 0) {
+      const before = await runBefore(hooks, hookCall(prepared), context, (value) => this.services.recheck(tool, value));
+      if (before.denied) return { kind: "denied", toolName: tool.name, content: hookDeniedMessage(tool.name, before.reason) };
+      if (before.changed) prepared = { ...prepared, args: before.arguments };
+    }
+    const args = prepared.args;
+    let fingerprint: Promise<string> | undefined;
+    const fingerprintOf = (): Promise<string> => (fingerprint ??= callFingerprint(tool.name, args));
+    if (call.approval !== undefined) await this.#verifyApproval(call, await fingerprintOf());
+    else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
+      return { kind: "approval", request: approvalRequest(prepared, await fingerprintOf()) };
+    }
+    const execution: Execution = {
+      run: (watcher) => this.#execute(prepared, call, context, hold, watcher),
+      skip: () => hold?.finish(),
+    };
+    const effects = policy?.effects;
+    const shared: SharedResult =
+      effects === undefined
+        ? { value: await execution.run(undefined), reused: undefined }
+        : await this.services.ledger.share(await fingerprintOf(), { toolName: tool.name, effects, cacheTtlMs: policy!.cacheTtlMs, onceTtlMs: policy!.onceTtlMs }, execution);
+    if (policy?.outputSchema !== undefined) checkOutput(tool.name, toolCallId, this.services.outputValidator(tool), shared.value);
+    const value = hooks.length > 0 ? await runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context) : shared.value;
+    const maxBytes = policy?.maxResultBytes ?? this.services.maxResultBytes;
+    const fitted = maxBytes === undefined || maxBytes === Infinity ? { value, truncated: false } : fitResult(value, maxBytes);
+    return { kind: "ok", value: fitted.value, reused: shared.reused, truncated: fitted.truncated };
+  }
+
+  /**
+   * Runs the handler of a call that must really run: rate limit, circuit breaker, its turn for
+   * its resources, then the handler, retried after an execution failure if the tool allows.
+   */
+  async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined): Promise<unknown> {
+    const { tool, toolCallId } = prepared;
+    const policy = tool.policy;
+    const rateLimit = policy?.rateLimit;
+    if (rateLimit !== undefined) {
+      const retryAfterMs = rateLimit.limiter.take(rateLimitKey(tool.name, rateLimit.key, context));
+      if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
+    }
+    const breaker = policy?.breaker;
+    const refusedFor = breaker?.admit() ?? 0;
+    if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
+    try {
+      if (hold !== undefined) await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
+    } catch (error) {
+      breaker?.released();
+      throw error;
+    }
+    const retry = policy?.retry;
+    for (let attempt = 0; ; attempt++) {
+      let abandoned = false;
+      hold?.attemptStarted();
+      const attemptWatcher: LateWatcher = {
+        abandoned: () => {
+          abandoned = true;
+          watcher?.abandoned();
+        },
+        settled: (settlement) => {
+          hold?.attemptSettled();
+          watcher?.settled(settlement);
+        },
+      };
+      try {
+        const value = await runCall(prepared, call.caller, call.timeoutMs, this.services.tracker, call.data, attemptWatcher);
+        hold?.attemptSettled();
+        breaker?.succeeded();
+        return value;
+      } catch (error) {
+        if (!abandoned) hold?.attemptSettled();
+        const failed = error instanceof ToolExecutionError && !(error instanceof ToolAbortedError);
+        if (failed) breaker?.failed();
+        else breaker?.released();
+        if (!failed || retry === undefined || attempt >= retry.retries || (breaker !== undefined && breaker.admit() > 0)) throw error;
+      }
+      const signal = call.caller;
+      await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));
+    }
+  }
+
+  /**
+   * Lets the call run only on a token this registry signed, unexpired, for this call id, tool and
+   * fingerprint, and never used before (its nonce is then marked used in the ledger until it expires).
+   * @throws ToolApprovalError with its reason
+   * @throws ToolLedgerError when the ledger cannot say whether the token was used
+   */
+  async #verifyApproval(call: GovernedCall, fingerprint: string): Promise<void> {
+    const { tool, toolCallId } = call.prepared;
+    const signer = this.services.signer;
+    if (signer === undefined) throw new ToolApprovalError(tool.name, "tampered");
+    const claims = await signer.claims(call.approval, tool.name);
+    const now = Date.now();
+    if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
+    if (claims.toolCallId !== toolCallId || claims.toolName !== tool.name || claims.fingerprint !== fingerprint) {
+      throw new ToolApprovalError(tool.name, "mismatch");
+    }
+    if (!(await this.services.ledger.markUsed(tool.name, `approval:${claims.nonce}`, claims.expiresAt - now))) {
+      throw new ToolApprovalError(tool.name, "used");
+    }
+  }
+}
+
+/**
+ * A call's hold on its resources: a place in line from the start, held from its grant while any
+ * attempt's handler runs (a timed-out handler that runs on keeps it until it settles), and given
+ * back when the call is done and no handler of it still runs.
+ */
+class Hold {
+  #running = 0;
+  #finished = false;
+
+  constructor(readonly ticket: Ticket) {}
+
+  /**
+   * Waits for the call's turn, within its time limit and until its caller aborts.
+   * @throws ToolTimeoutError (not started) when the limit runs out first
+   * @throws ToolAbortedError when the caller aborts first
+   */
+  async acquire(toolName: string, toolCallId: string, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<void> {
+    if (this.ticket.held) return;
+    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let unsubscribe: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.ticket.granted.then(resolve, reject);
+        if (timeoutMs !== undefined) timer = setTimeout(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, false)), timeoutMs);
+        unsubscribe = caller?.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason)));
+      });
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      unsubscribe?.();
+    }
+  }
+
+  attemptStarted(): void {
+    this.#running++;
+  }
+
+  attemptSettled(): void {
+    this.#running--;
+    this.#releaseIfDone();
+  }
+
+  /** The call is done (or will not run): the resources go back once no handler of it runs. */
+  finish(): void {
+    this.#finished = true;
+    this.#releaseIfDone();
+  }
+
+  #releaseIfDone(): void {
+    if (this.#finished && this.#running === 0) this.ticket.release();
+  }
+}
+
+/** The rate limit's key for one call: the scope `key` gives (the whole registry when unset). */
+function rateLimitKey(toolName: string, key: ((context: CallContext) => string) | undefined, context: CallContext): string {
+  if (key === undefined) return "";
+  let scope: unknown;
+  try {
+    scope = key(context);
+  } catch (error) {
+    throw new ToolHookError(toolName, { cause: error });
+  }
+  if (typeof scope !== "string") throw new ToolHookError(toolName, { cause: new TypeError("rateLimit.key must return a string") });
+  return scope;
+}
+
+function hookCall(prepared: PreparedCall): HookCall {
+  return { toolCallId: prepared.toolCallId, toolName: prepared.tool.name, arguments: prepared.args };
+}
+
+/** Whether this call needs approval: `true`, or what the predicate says (a predicate that fails says yes). */
+async function approvalNeeded(rule: boolean | ApprovalPredicate, args: unknown, context: CallContext): Promise<boolean> {
+  if (typeof rule === "boolean") return rule;
+  try {
+    return (await rule(args, context)) !== false;
+  } catch {
+    return true;
+  }
+}
+
+/** The request for a person: the checked arguments as plain JSON, and the fingerprint an approval binds. */
+function approvalRequest(prepared: PreparedCall, fingerprint: string): ApprovalRequest {
+  return {
+    toolCallId: prepared.toolCallId,
+    toolName: prepared.tool.name,
+    arguments: JSON.parse(JSON.stringify(prepared.args)) as unknown,
+    fingerprint,
+    requestedAt: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,61 @@
+/** A tool's `circuitBreaker`: open after `failureThreshold` failures in a row, try again after `resetAfterMs`. */
+export interface CircuitBreakerOptions {
+  /** How many execution failures in a row open the circuit. */
+  failureThreshold: number;
+  /** How long the circuit stays open before one trial call is let through, in milliseconds. */
+  resetAfterMs: number;
+}
+
+/**
+ * A circuit breaker for one tool. Closed, it counts execution failures in a row (a success resets
+ * the count); at the threshold it opens and refuses calls. After `resetAfterMs` it is half-open:
+ * one trial call runs (others are refused meanwhile); success closes it, failure opens it again.
+ */
+export class CircuitBreaker {
+  #failures = 0;
+  #openedAt: number | undefined;
+  #trial = false;
+
+  constructor(readonly options: CircuitBreakerOptions) {}
+
+  /** The state now: `"closed"`, `"open"` or `"half-open"`. */
+  state(now = performance.now()): "closed" | "open" | "half-open" {
+    if (this.#openedAt === undefined) return "closed";
+    return now - this.#openedAt >= this.options.resetAfterMs ? "half-open" : "open";
+  }
+
+  /**
+   * Asks to let one call run: 0 when it may (in the half-open state, as the one trial), else how
+   * long until a trial may run, in milliseconds (0 is never returned for a refusal; a refusal
+   * while a trial runs says 1).
+   */
+  admit(now = performance.now()): number {
+    if (this.#openedAt === undefined) return 0;
+    const waited = now - this.#openedAt;
+    if (waited < this.options.resetAfterMs) return Math.ceil(this.options.resetAfterMs - waited);
+    if (this.#trial) return 1;
+    this.#trial = true;
+    return 0;
+  }
+
+  /** The call that was admitted succeeded: the circuit closes. */
+  succeeded(): void {
+    this.#failures = 0;
+    this.#openedAt = undefined;
+    this.#trial = false;
+  }
+
+  /** The call that was admitted failed: one more failure in a row; at the threshold (or after a trial) the circuit opens. */
+  failed(now = performance.now()): void {
+    this.#failures++;
+    if (this.#trial || this.#failures >= this.options.failureThreshold) {
+      this.#openedAt = now;
+      this.#trial = false;
+    }
+  }
+
+  /** The admitted call ended without a verdict on the tool (the caller aborted it): a trial slot is given back. */
+  released(): void {
+    this.#trial = false;
+  }
+}

@@ -1,0 +1,50 @@
+import { LRUCache } from "lru-cache";
+
+/** A tool's `rateLimit`: at most `limit` calls in any `intervalMs`, per key. */
+export interface RateLimit<TContext = unknown> {
+  /** The most calls accepted in any window of `intervalMs`. */
+  limit: number;
+  /** The window, in milliseconds. */
+  intervalMs: number;
+  /**
+   * The scope of the limit for one call (a user id, a tenant): calls with different keys have
+   * separate limits. One limit for the whole registry when unset. A key that throws refuses the
+   * call with a `ToolHookError`.
+   */
+  key?: (context: TContext) => string;
+}
+
+/** How many distinct keys are remembered; the least recently used is forgotten first. */
+const MAX_KEYS = 10_000;
+
+/**
+ * A sliding-window rate limiter: it remembers when each accepted call of the last window came, so
+ * no window of `intervalMs`, wherever it starts, holds more than `limit` calls (a fixed window
+ * would let twice the limit through around its edges), and `retryAfterMs` is exact. Memory: at
+ * most `limit` times per key, for at most 10,000 keys.
+ */
+export class SlidingWindowLimiter {
+  readonly #windows = new LRUCache<string, number[]>({ max: MAX_KEYS });
+
+  constructor(
+    readonly limit: number,
+    readonly intervalMs: number,
+  ) {}
+
+  /**
+   * Takes one call for `key` now: 0 when accepted (and counted), else how long until a call
+   * would be accepted, in milliseconds.
+   */
+  take(key: string, now = performance.now()): number {
+    let times = this.#windows.get(key);
+    if (times === undefined) {
+      times = [];
+      this.#windows.set(key, times);
+    }
+    const windowStart = now - this.intervalMs;
+    while (times.length > 0 && times[0]! <= windowStart) times.shift();
+    if (times.length >= this.limit) return Math.max(1, Math.ceil(times[0]! - windowStart));
+    times.push(now);
+    return 0;
+  }
+}

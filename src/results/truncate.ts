@@ -1,0 +1,91 @@
+import { isToolContent, toolContent, type ContentItem, type ToolContent } from "./content.js";
+import { valueText } from "../text/result-text.js";
+
+/** A result as it reaches the model, and whether it was cut to fit. */
+export interface FittedResult {
+  readonly value: unknown;
+  readonly truncated: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A result within `maxBytes` of UTF-8 text (or base64 data) for the model. A larger value becomes
+ * its text cut to the limit, at a character boundary, followed by a notice that says it was cut
+ * and by how much; a `toolContent` result keeps its items in order while they fit, cuts the text
+ * item that crosses the limit, and replaces each image, audio or binary resource that does not fit
+ * whole by a line saying it was left out. A value with no JSON text is left for the adapters to report.
+ */
+export function fitResult(value: unknown, maxBytes: number): FittedResult {
+  if (isToolContent(value)) return fitContent(value, maxBytes);
+  const text = valueText(value);
+  if (text === undefined || text.length <= maxBytes / 3) return { value, truncated: false };
+  const bytes = utf8Length(text);
+  if (bytes <= maxBytes) return { value, truncated: false };
+  return { value: `${cutUtf8(text, maxBytes)}\n${cutNotice(bytes, maxBytes)}`, truncated: true };
+}
+
+function fitContent(value: ToolContent, maxBytes: number): FittedResult {
+  const total = value.content.reduce((sum, item) => sum + itemBytes(item), 0);
+  if (total <= maxBytes) return { value, truncated: false };
+  let left = maxBytes;
+  const items: ContentItem[] = [];
+  for (const item of value.content) {
+    const bytes = itemBytes(item);
+    if (bytes <= left) {
+      items.push(item);
+      left -= bytes;
+    } else if (item.type === "text" && left > 0) {
+      items.push({ type: "text", text: cutUtf8(item.text, left) });
+      left = 0;
+    } else if (item.type !== "text") {
+      items.push({ type: "text", text: `[${describeItem(item)} left out: the result is over its size limit]` });
+    }
+  }
+  items.push({ type: "text", text: cutNotice(total, maxBytes) });
+  const options = "structuredContent" in value ? { structuredContent: value.structuredContent } : {};
+  return { value: toolContent(items, options), truncated: true };
+}
+
+/** What an item costs: its text's UTF-8 bytes, or its base64 data's length. */
+function itemBytes(item: ContentItem): number {
+  switch (item.type) {
+    case "text":
+      return utf8Length(item.text);
+    case "image":
+    case "audio":
+      return item.data.length;
+    case "resource":
+      return "text" in item.resource ? utf8Length(item.resource.text) : item.resource.blob.length;
+  }
+}
+
+function describeItem(item: Exclude<ContentItem, { type: "text" }>): string {
+  return item.type === "resource" ? "a resource" : `an ${item.type} (${item.mimeType})`;
+}
+
+/** The notice after a cut result: it was cut, from what size to what limit, and what to do. */
+export function cutNotice(bytes: number, maxBytes: number): string {
+  return `[Result cut to ${maxBytes} of its ${bytes} bytes. Ask for less (a narrower query, one page) to see the rest.]`;
+}
+
+function utf8Length(text: string): number {
+  // Counted in place: encoding a large string only to count it would double its memory.
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The longest start of `text` whose UTF-8 takes at most `maxBytes`, never splitting a character. */
+function cutUtf8(text: string, maxBytes: number): string {
+  const { read } = encoder.encodeInto(text.slice(0, maxBytes), new Uint8Array(maxBytes));
+  return text.slice(0, read);
+}

@@ -1,0 +1,62 @@
+import { defineOwn } from "../objects.js";
+import { isMultipleOf } from "../schema/multiple-of.js";
+import { codePointCount } from "../schema/string-length.js";
+import {
+  cloneInPlace,
+  copyEntered,
+  copyNested,
+  copyPrimitive,
+  enterObject,
+  hasPlainPrototype,
+  HoleFound,
+  holeAt,
+  MAX_FAST_ARRAY_LENGTH,
+  type PathLink,
+  recoverFastCopy,
+} from "./copy.js";
+
+/** What a fused copy-and-check found, besides the copy: set by the generated code, read by the caller. */
+export interface FusedState {
+  /** A checked part of the value does not match its schema. */
+  invalid: boolean;
+  /** A part of the value was copied without being checked (a keyword or a value the generated code does not check): the copy needs the full check. */
+  unchecked: boolean;
+}
+
+/** A child object or array, checked and copied by `copy`, naming its segment if a hole is found below it (as the plain copy does). */
+function nested(
+  copy: (value: object, depth: number, parent: PathLink, state: FusedState) => unknown,
+  value: object,
+  depth: number,
+  segment: string | number,
+  parent: PathLink,
+  state: FusedState,
+): unknown {
+  try {
+    return copy(value, depth, parent, state);
+  } catch (error) {
+    if (error instanceof HoleFound) error.segments.push(String(segment));
+    throw error;
+  }
+}
+
+/**
+ * The functions the generated fused code calls: the plain copy's own steps (so that the copy is
+ * the same, step for step), and the checks it cannot write inline. Modules written by
+ * `precompileValidators` receive them through `typebox-tool-registry/precompiled`.
+ */
+export const FUSED_HELPERS = Object.freeze({
+  cloneInPlace,
+  codePointCount,
+  copyEntered,
+  copyNested,
+  copyPrimitive,
+  defineOwn,
+  enterObject,
+  hasPlainPrototype,
+  holeAt,
+  isMultipleOf,
+  maxFastArrayLength: MAX_FAST_ARRAY_LENGTH,
+  nested,
+  recoverFastCopy,
+});

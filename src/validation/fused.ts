@@ -1,0 +1,339 @@
+import { Format } from "typebox/format";
+import { jsonMembership } from "../schema/equality.js";
+import { typeTest } from "../schema/json-types.js";
+import { ANNOTATION_KEYWORDS } from "../schema/keywords.js";
+import { compilePattern } from "../schema/patterns.js";
+import { FUSED_HELPERS, type FusedState } from "./fused-runtime.js";
+
+/**
+ * The fused copy-and-check: one function per schema, generated, that copies a tool call's
+ * arguments and checks them in a single pass, where the plain path copies first and checks after.
+ *
+ * The copy is the plain copy's, step for step: the same reads in the same order (each property
+ * once), the same cycle and depth rules, the same refusals, through the plain copy's own functions
+ * (`copy.ts`) wherever the generated code does not copy inline. The check covers the keywords it
+ * knows (typed objects, arrays and scalars, `properties`, `required`, `additionalProperties`,
+ * bounds, lengths, patterns, formats, `enum`, `const`, `multipleOf`, unions of bare types);
+ * anything else is copied unchecked and marked so, and the caller then runs the full compiled
+ * check on the copy. Its verdict is the compiled validator's on every value: a property test holds
+ * it to that.
+ */
+
+/** A fused copy-and-check: the private copy of `value` (a plain object), its verdict in `state`. */
+export type FusedCopy = (value: object, state: FusedState) => Record<string, unknown>;
+
+/** The source of a fused function: a function body of `H` (the helpers) and `X` (its externals, by position). */
+export interface FusedSource {
+  readonly body: string;
+  /** Pattern testers, format checks and membership tests the body refers to as `X[i]`, in order. */
+  readonly externals: readonly unknown[];
+}
+
+type Schema = Readonly<Record<string, unknown>>;
+type Kind = "any" | "object" | "array" | "scalar" | "opaque";
+
+const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
+const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"]);
+const ARRAY_KEYWORDS = new Set(["type", "items", "minItems", "maxItems"]);
+const SCALAR_KEYWORDS = new Set([
+  "type",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "enum",
+  "const",
+]);
+/** Keywords that hold subschemas for `$ref`s elsewhere, and change nothing where they stand. */
+const CONTAINER_KEYWORDS = new Set(["$defs", "definitions"]);
+
+/**
+ * The source of a schema's fused copy-and-check, or `undefined` when its root is not a typed
+ * object schema the generated code can check (such a schema keeps the plain path).
+ */
+export function fusedSource(schema: object): FusedSource | undefined {
+  const generator = new Generator();
+  if (generator.kindOf(schema) !== "object") return undefined;
+  const root = generator.objectFunction(schema as Schema);
+  const body = [
+    ...generator.functions,
+    `return function fused(value, state) {`,
+    `  try { return ${root}(value, 0, undefined, state); }`,
+    // Data nested past the fast copy goes to structuredClone whole: unchecked, for the full check.
+    `  catch (error) { const copy = H.recoverFastCopy(error, value); state.unchecked = true; return copy; }`,
+    `};`,
+  ].join("\n");
+  return { body, externals: generator.externals };
+}
+
+/** The fused function of a source (this generates code: only where the runtime allows it). */
+export function fusedFromSource(source: FusedSource): FusedCopy {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: one generated function per schema.
+  return new Function("H", "X", source.body)(FUSED_HELPERS, source.externals) as FusedCopy;
+}
+
+class Generator {
+  readonly functions: string[] = [];
+  readonly externals: unknown[] = [];
+  readonly #names = new Map<object, string>();
+
+  /** What the generated code can do with values at `schema`. */
+  kindOf(schema: unknown): Kind {
+    if (schema === true) return "any";
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return "opaque";
+    // A refinement (hidden, TypeBox's `~refine`) checks what no keyword says.
+    if (Object.hasOwn(schema, "~refine")) return "opaque";
+    const node = schema as Schema;
+    const keys = Object.keys(node).filter((key) => !ANNOTATION_KEYWORDS.has(key) && !CONTAINER_KEYWORDS.has(key));
+    if (keys.length === 0) return "any";
+    const type = node.type;
+    if (type === "object" && keys.every((key) => OBJECT_KEYWORDS.has(key)) && this.#objectKeywordsReadable(node)) return "object";
+    if (type === "array" && keys.every((key) => ARRAY_KEYWORDS.has(key)) && !Array.isArray(node.items)) return "array";
+    if (scalarTypesOf(node) !== "unreadable") return "scalar";
+    return "opaque";
+  }
+
+  #objectKeywordsReadable(node: Schema): boolean {
+    const { properties, required, additionalProperties } = node;
+    if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return false;
+    if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) return false;
+    return additionalProperties === undefined || typeof additionalProperties === "boolean" || (typeof additionalProperties === "object" && additionalProperties !== null);
+  }
+
+  #external(value: unknown): string {
+    this.externals.push(value);
+    return `X[${this.externals.length - 1}]`;
+  }
+
+  #named(schema: object, prefix: string, build: (name: string) => string): string {
+    let name = this.#names.get(schema);
+    if (name === undefined) {
+      name = `${prefix}${this.#names.size}`;
+      this.#names.set(schema, name);
+      this.functions.push(build(name));
+    }
+    return name;
+  }
+
+  /** A function `(value, depth, parent, state)` copying and checking an object value at a typed object schema. */
+  objectFunction(schema: Schema): string {
+    return this.#named(schema, "o", (name) => {
+      const properties = (schema.properties ?? {}) as Schema;
+      const required = new Set((schema.required ?? []) as string[]);
+      const names = Object.keys(properties);
+      const lines: string[] = [];
+      lines.push(`function ${name}(value, depth, parent, state) {`);
+      lines.push(...enterLines("object"));
+      lines.push(`  if (!H.hasPlainPrototype(value)) { state.unchecked = true; return H.cloneInPlace(value); }`);
+      lines.push(`  const copy = {};`, `  const keys = Object.keys(value);`, `  let link;`);
+      const seen = names.map((property, index) => (required.has(property) ? `seen${index}` : undefined));
+      for (const flag of seen) if (flag !== undefined) lines.push(`  let ${flag} = false;`);
+      lines.push(`  for (let i = 0; i < keys.length; i++) {`, `    const key = keys[i];`, `    const v = value[key];`, `    let item;`, `    switch (key) {`);
+      names.forEach((property, index) => {
+        lines.push(`      case ${JSON.stringify(property)}:`);
+        if (seen[index] !== undefined) lines.push(`        ${seen[index]} = true;`);
+        lines.push(...this.#itemLines(properties[property], "key", required.has(property), "        "), `        break;`);
+      });
+      lines.push(`      default:`, ...this.#additionalLines(schema.additionalProperties, "        "));
+      lines.push(`    }`, `    if (key === "__proto__") H.defineOwn(copy, key, item); else copy[key] = item;`, `  }`);
+      seen.forEach((flag) => {
+        if (flag !== undefined) lines.push(`  if (!${flag}) state.invalid = true;`);
+      });
+      for (const property of required) {
+        if (!Object.hasOwn(properties, property)) lines.push(`  if (!Object.hasOwn(copy, ${JSON.stringify(property)})) state.invalid = true;`);
+      }
+      if (typeof schema.minProperties === "number") lines.push(`  if (keys.length < ${schema.minProperties}) state.invalid = true;`);
+      if (typeof schema.maxProperties === "number") lines.push(`  if (keys.length > ${schema.maxProperties}) state.invalid = true;`);
+      lines.push(`  return copy;`, `}`);
+      return lines.join("\n");
+    });
+  }
+
+  /** A function `(value, depth, parent, state)` copying and checking an array value at a typed array schema. */
+  arrayFunction(schema: Schema): string {
+    return this.#named(schema, "a", (name) => {
+      const lines: string[] = [];
+      lines.push(`function ${name}(value, depth, parent, state) {`);
+      lines.push(...enterLines("array"));
+      lines.push(`  const length = value.length;`);
+      // A longer array (or a proxy claiming one) is the plain copy's business: structuredClone.
+      lines.push(`  if (!(length <= H.maxFastArrayLength)) { state.unchecked = true; return H.cloneInPlace(value); }`);
+      if (typeof schema.minItems === "number") lines.push(`  if (length < ${schema.minItems}) state.invalid = true;`);
+      if (typeof schema.maxItems === "number") lines.push(`  if (length > ${schema.maxItems}) state.invalid = true;`);
+      lines.push(`  const copy = [];`, `  let link;`, `  for (let index = 0; index < length; index++) {`);
+      lines.push(`    if (!(index in value)) throw H.holeAt(index);`, `    const v = value[index];`, `    let item;`);
+      lines.push(...this.#itemLines(schema.items ?? true, "index", true, "    "));
+      lines.push(`    copy.push(item);`, `  }`, `  return copy;`, `}`);
+      return lines.join("\n");
+    });
+  }
+
+  /** A function `(v)` telling whether a string, number, boolean or null matches a scalar schema. */
+  scalarFunction(node: Schema): string {
+    return this.#named(node, "s", (name) => {
+      const schema = scalarView(node);
+      const types = scalarTypesOf(schema) as readonly string[] | undefined;
+      const allows = (type: string): boolean => types === undefined || types.includes(type);
+      const shared: string[] = [];
+      if (Array.isArray(schema.enum)) shared.push(`${this.#external(jsonMembership(schema.enum))}(v)`);
+      if (Object.hasOwn(schema, "const")) {
+        shared.push(typeof schema.const === "object" && schema.const !== null ? `${this.#external(jsonMembership([schema.const]))}(v)` : `v === ${this.#external(schema.const)}`);
+      }
+      const strings = [...shared];
+      if (typeof schema.minLength === "number" || typeof schema.maxLength === "number") {
+        strings.unshift("(n = H.codePointCount(v), true)");
+        if (typeof schema.minLength === "number") strings.push(`n >= ${schema.minLength}`);
+        if (typeof schema.maxLength === "number") strings.push(`n <= ${schema.maxLength}`);
+      }
+      if (typeof schema.pattern === "string") {
+        const compiled = compilePattern(schema.pattern);
+        // A pattern with no safe tester is refused at register; here it would match nothing.
+        strings.push(compiled.ok ? `${this.#external(compiled.tester)}.test(v)` : "false");
+      }
+      if (typeof schema.format === "string" && Format.Has(schema.format)) strings.push(`${this.#external(Format.Get(schema.format))}(v)`);
+      const numbers = [...shared];
+      if (types !== undefined) numbers.unshift(allows("number") ? "Number.isFinite(v)" : "Number.isInteger(v)");
+      for (const [keyword, comparison] of [["minimum", ">="], ["maximum", "<="], ["exclusiveMinimum", ">"], ["exclusiveMaximum", "<"]] as const) {
+        if (typeof schema[keyword] === "number") numbers.push(`v ${comparison} ${this.#external(schema[keyword])}`);
+      }
+      if (typeof schema.multipleOf === "number") numbers.push(`H.isMultipleOf(v, ${this.#external(schema.multipleOf)})`);
+      const all = (conditions: readonly string[]): string => (conditions.length === 0 ? "true" : conditions.join(" && "));
+      return [
+        `function ${name}(v) {`,
+        `  let n;`,
+        `  switch (typeof v) {`,
+        `    case "string": return ${allows("string") ? all(strings) : "false"};`,
+        `    case "number": return ${allows("number") || allows("integer") ? all(numbers) : "false"};`,
+        `    case "boolean": return ${allows("boolean") ? all(shared) : "false"};`,
+        `    default: return ${allows("null") ? all(["v === null", ...shared]) : "false"};`,
+        `  }`,
+        `}`,
+      ].join("\n");
+    });
+  }
+
+  /**
+   * The statements that copy and check `v`, the value at `segment` (`key` or `index`), against
+   * `schema`, into `item`. `required`: whether an `undefined` here must be checked (an optional
+   * property present as undefined counts as absent, as TypeBox reads it).
+   */
+  #itemLines(schema: unknown, segment: string, required: boolean, indent: string): string[] {
+    const kind = this.kindOf(schema);
+    const child = `depth + 1, ${segment}, (link ??= { original: value, copy, parent })`;
+    const objectCopy = (() => {
+      if (kind === "object") return `item = H.nested(${this.objectFunction(schema as Schema)}, v, ${child}, state);`;
+      if (kind === "array") return `item = H.nested(${this.arrayFunction(schema as Schema)}, v, ${child}, state);`;
+      const generic = `item = H.copyNested(v, ${child});`;
+      if (kind === "any") return generic;
+      if (kind === "scalar") return scalarTypesOf(schema as Schema) === undefined ? `state.unchecked = true; ${generic}` : `state.invalid = true; ${generic}`;
+      return `state.unchecked = true; ${generic}`;
+    })();
+    const primitiveCheck = (() => {
+      if (kind === "any") return "";
+      if (kind === "opaque") return "state.unchecked = true;";
+      if (kind === "scalar") return `if (!${this.scalarFunction(schema as Schema)}(v)) state.invalid = true;`;
+      return "state.invalid = true;";
+    })();
+    const lines = [
+      `if (v === null) { item = null; ${primitiveCheck} }`,
+      `else if (typeof v === "object") { ${objectCopy} }`,
+      `else {`,
+      `  item = H.copyPrimitive(v);`,
+    ];
+    if (primitiveCheck !== "") {
+      lines.push(`  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") { ${primitiveCheck} }`);
+      // undefined, a bigint: values TypeBox reads in ways the generated code does not repeat.
+      lines.push(required ? `  else state.unchecked = true;` : `  else if (v !== undefined) state.unchecked = true;`);
+    }
+    lines.push(`}`);
+    return lines.map((line) => indent + line);
+  }
+
+  #additionalLines(additional: unknown, indent: string): string[] {
+    if (additional === false) {
+      // Not a declared property: refused, and still copied, for the explanation.
+      return [...this.#itemLines(true, "key", true, indent), `${indent}state.invalid = true;`];
+    }
+    // An additional property present as undefined is checked (TypeBox treats only declared optional ones as absent).
+    return this.#itemLines(additional === undefined ? true : additional, "key", true, indent);
+  }
+}
+
+/** The first lines of an object or array function: the plain copy's entry (cycle, depth), and a value of the other kind. */
+function enterLines(kind: "object" | "array"): string[] {
+  const otherKind = kind === "object" ? "Array.isArray(value)" : "!Array.isArray(value)";
+  return [
+    `  const ancestor = H.enterObject(value, depth, parent);`,
+    // A cycle: the copy is its ancestor's, as the plain copy makes it; the full check decides.
+    `  if (ancestor !== undefined) { state.unchecked = true; return ancestor; }`,
+    `  if (${otherKind}) { state.invalid = true; return H.copyEntered(value, depth, parent); }`,
+  ];
+}
+
+/**
+ * The scalar types a scalar schema allows (its `type`, or the types of a union of bare types):
+ * `undefined` when it names none (an `enum` or `const` alone, or a union of constants);
+ * `"unreadable"` when it is not a scalar schema the generated code can check.
+ */
+function scalarTypesOf(schema: Schema): readonly string[] | undefined | "unreadable" {
+  const keys = Object.keys(schema).filter((key) => !ANNOTATION_KEYWORDS.has(key) && !CONTAINER_KEYWORDS.has(key));
+  if (keys.every((key) => SCALAR_KEYWORDS.has(key))) return scalarTypes(schema);
+  if (unionOfConstants(schema, keys) !== undefined) return undefined;
+  return unionOfScalarTypes(schema, keys) ?? "unreadable";
+}
+
+/**
+ * A scalar schema as the generated code reads it: the node itself, or the simple schema a union
+ * stands for (`{ type: [...] }` for a union of bare types, `{ enum: [...] }` for a union of constants).
+ */
+function scalarView(schema: Schema): Schema {
+  const keys = Object.keys(schema).filter((key) => !ANNOTATION_KEYWORDS.has(key) && !CONTAINER_KEYWORDS.has(key));
+  if (keys.every((key) => SCALAR_KEYWORDS.has(key))) return schema;
+  const values = unionOfConstants(schema, keys);
+  if (values !== undefined) return { enum: values };
+  return { type: unionOfScalarTypes(schema, keys) };
+}
+
+/**
+ * The values of an `anyOf` whose every branch is a `const` of a JSON primitive (with at most a
+ * `type` that value has, and annotations): `Type.Union([Type.Literal("a"), Type.Literal("b")])`.
+ */
+function unionOfConstants(schema: Schema, keys: readonly string[]): readonly unknown[] | undefined {
+  if (keys.length !== 1 || keys[0] !== "anyOf" || !Array.isArray(schema.anyOf) || schema.anyOf.length === 0) return undefined;
+  const values: unknown[] = [];
+  for (const branch of schema.anyOf as unknown[]) {
+    if (typeof branch !== "object" || branch === null || Object.hasOwn(branch, "~refine") || !Object.hasOwn(branch, "const")) return undefined;
+    const { const: value, type } = branch as Schema;
+    if (typeof value === "object" && value !== null) return undefined;
+    if (!Object.keys(branch).every((key) => key === "const" || key === "type" || ANNOTATION_KEYWORDS.has(key))) return undefined;
+    if (type !== undefined && !typeTest([type])(value)) return undefined;
+    values.push(value);
+  }
+  return values;
+}
+
+function scalarTypes(schema: Schema): readonly string[] | undefined | "unreadable" {
+  const type = schema.type;
+  if (type === undefined) return Array.isArray(schema.enum) || Object.hasOwn(schema, "const") ? undefined : "unreadable";
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((name) => typeof name === "string" && SCALAR_TYPES.has(name)) ? (types as string[]) : "unreadable";
+}
+
+/** The types of an `anyOf` of bare scalar types (`Type.Union([Type.String(), Type.Null()])`); else `undefined`. */
+function unionOfScalarTypes(schema: Schema, keys: readonly string[]): readonly string[] | undefined {
+  if (keys.length !== 1 || keys[0] !== "anyOf" || !Array.isArray(schema.anyOf) || schema.anyOf.length === 0) return undefined;
+  const types: string[] = [];
+  for (const branch of schema.anyOf as unknown[]) {
+    if (typeof branch !== "object" || branch === null || Object.hasOwn(branch, "~refine")) return undefined;
+    const branchKeys = Object.keys(branch).filter((key) => !ANNOTATION_KEYWORDS.has(key));
+    const type = (branch as Schema).type;
+    if (branchKeys.length !== 1 || typeof type !== "string" || !SCALAR_TYPES.has(type)) return undefined;
+    types.push(type);
+  }
+  return types;
+}

@@ -1,0 +1,252 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  callFingerprint,
+  MemoryLedger,
+  ToolApprovalError,
+  ToolApprovalRequiredError,
+  ToolArgumentsValidationError,
+  ToolRegistry,
+  Type,
+  type ApprovalRequest,
+  type LedgerStore,
+  type RegisterOptions,
+  type ToolRegistryOptions,
+} from "../src/index.js";
+import { FileLedger } from "./support/file-ledger.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+const SECRET = "a test secret of at least thirty-two bytes";
+const payParameters = Type.Object({ invoice: Type.String(), amount: Type.Number(), note: Type.Optional(Type.String()) });
+const payTool = { name: "pay", description: "Pay an invoice", parameters: payParameters };
+
+function payRegistry(options: RegisterOptions<{ invoice: string; amount: number; note?: string }> = { needsApproval: true }, registryOptions: ToolRegistryOptions = {}) {
+  const runs: unknown[] = [];
+  const registry = new ToolRegistry({ approvalSecret: SECRET, ...registryOptions }).register(
+    payTool,
+    (args) => {
+      runs.push(args);
+      return `paid ${args.amount}`;
+    },
+    options,
+  );
+  return { registry, runs };
+}
+
+const args = { invoice: "inv_1", amount: 10 };
+const call = (id = "call_1", callArgs: Record<string, unknown> | string = args) => toolCall("pay", callArgs, id);
+
+/** The approval request a call of a tool that needs approval rejects with. */
+async function requestOf(registry: ToolRegistry, id = "call_1", callArgs: Record<string, unknown> | string = args): Promise<ApprovalRequest> {
+  const error = await rejectionOf(registry.dispatch(call(id, callArgs)));
+  if (!(error instanceof ToolApprovalRequiredError)) throw new Error(`expected an approval request, got ${String(error)}`);
+  return error.request;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a tool that needs approval", () => {
+  it("is checked, then not run: dispatch rejects with the request, plain JSON with the checked arguments and their fingerprint", async () => {
+    const { registry, runs } = payRegistry();
+    const request = await requestOf(registry, "call_1", '{"amount":10.0,"invoice":"inv_1"}');
+    expect(runs).toHaveLength(0);
+    expect(request).toEqual({ toolCallId: "call_1", toolName: "pay", arguments: { amount: 10, invoice: "inv_1" }, fingerprint: await callFingerprint("pay", args), requestedAt: expect.any(String) });
+    expect(JSON.parse(JSON.stringify(request))).toEqual(request);
+    expect(Number.isNaN(Date.parse(request.requestedAt))).toBe(false);
+  });
+
+  it("is a third kind of result in dispatchAll, beside ok and error", async () => {
+    const { registry } = payRegistry();
+    registry.register({ name: "echo", description: "Echo", parameters: Type.Object({}) }, () => "hi");
+    const results = await registry.dispatchAll([call("a"), toolCall("echo", {}, "b"), toolCall("nope", {}, "c")]);
+    expect(results.map((result) => [result.status, result.isError])).toEqual([
+      ["approval-required", false],
+      ["ok", false],
+      ["error", true],
+    ]);
+    expect(results[0]).toMatchObject({ toolCallId: "a", toolName: "pay", request: { toolCallId: "a", arguments: args } });
+  });
+
+  it("still refuses invalid arguments first, as a validation error", async () => {
+    const { registry } = payRegistry();
+    expect(await rejectionOf(registry.dispatch(call("a", { invoice: "inv_1", amount: "10" })))).toBeInstanceOf(ToolArgumentsValidationError);
+  });
+
+  it("runs exactly the approved arguments, once, with the token", async () => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry), { approvedBy: "alice" });
+    expect(typeof token).toBe("string");
+    expect(await registry.dispatch(call(), { approval: token })).toBe("paid 10");
+    expect(runs).toEqual([args]);
+  });
+
+  it("takes tokens by call id in dispatchAll", async () => {
+    const { registry, runs } = payRegistry();
+    const request = await requestOf(registry, "a");
+    const results = await registry.dispatchAll([call("a"), call("b", { invoice: "inv_2", amount: 5 })], { approvals: { a: await registry.approve(request) } });
+    expect(results.map((result) => result.status)).toEqual(["ok", "approval-required"]);
+    expect(runs).toEqual([args]);
+  });
+
+  it("asks only when the predicate says so, given the checked arguments", async () => {
+    const seen: unknown[] = [];
+    const { registry, runs } = payRegistry({
+      needsApproval: (checked, context) => {
+        seen.push([checked, context.toolCallId, context.data]);
+        return checked.amount > 100;
+      },
+    });
+    expect(await registry.dispatch(call("a"), { data: { user: "u1" } })).toBe("paid 10");
+    expect(await rejectionOf(registry.dispatch(call("b", { invoice: "inv_1", amount: 500 })))).toBeInstanceOf(ToolApprovalRequiredError);
+    expect(runs).toHaveLength(1);
+    expect(seen[0]).toEqual([args, "a", { user: "u1" }]);
+  });
+
+  it.each([
+    ["throws", () => {
+      throw new Error("policy service down");
+    }],
+    ["rejects", () => Promise.reject(new Error("policy service down"))],
+    ["returns something other than false", () => "maybe" as unknown as boolean],
+  ])("asks for approval when the predicate %s (fails closed)", async (_, needsApproval) => {
+    const { registry, runs } = payRegistry({ needsApproval });
+    expect(await rejectionOf(registry.dispatch(call()))).toBeInstanceOf(ToolApprovalRequiredError);
+    expect(runs).toHaveLength(0);
+  });
+});
+
+describe("an approval token", () => {
+  it("is refused as used the second time, and the handler does not run again", async () => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    await registry.dispatch(call(), { approval: token });
+    const error = await rejectionOf(registry.dispatch(call(), { approval: token }));
+    expect(error).toBeInstanceOf(ToolApprovalError);
+    expect(error).toMatchObject({ reason: "used", toolName: "pay" });
+    expect(runs).toHaveLength(1);
+  });
+
+  it("is used once even when two calls carry it at the same time", async () => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    const results = await registry.dispatchAll([call(), call()], { approvals: { call_1: token } });
+    expect(results.map((result) => result.status).sort()).toEqual(["error", "ok"]);
+    expect(runs).toHaveLength(1);
+  });
+
+  it.each([
+    ["a changed claim", (token: string) => `${token.slice(0, 5)}${token[5] === "A" ? "B" : "A"}${token.slice(6)}`],
+    ["a changed signature", (token: string) => `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`],
+    ["no signature", (token: string) => token.split(".")[0]!],
+    ["garbage", () => "not a token"],
+    ["an empty string", () => ""],
+    ["a huge string", () => "x".repeat(100_000)],
+  ])("is refused as tampered with %s, and the handler does not run", async (_, tamper) => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    const error = await rejectionOf(registry.dispatch(call(), { approval: tamper(token) }));
+    expect(error).toMatchObject({ name: "ToolApprovalError", reason: "tampered" });
+    expect(runs).toHaveLength(0);
+  });
+
+  it("is refused as tampered when signed under another secret", async () => {
+    const other = payRegistry(undefined, { approvalSecret: "another secret, also thirty-two bytes long" });
+    const { registry, runs } = payRegistry();
+    const token = await other.registry.approve(await requestOf(registry));
+    expect(await rejectionOf(registry.dispatch(call(), { approval: token }))).toMatchObject({ reason: "tampered" });
+    expect(runs).toHaveLength(0);
+  });
+
+  it("is refused as expired after its time", async () => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry), { expiresInMs: 1_000 });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 1_001 });
+    expect(await rejectionOf(registry.dispatch(call(), { approval: token }))).toMatchObject({ reason: "expired" });
+    expect(runs).toHaveLength(0);
+  });
+
+  it.each([
+    ["other arguments", call("call_1", { invoice: "inv_1", amount: 11 })],
+    ["another call id", call("call_2")],
+    ["another tool", toolCall("refund", args, "call_1")],
+  ])("is refused as a mismatch for %s, and the handler does not run", async (_, otherCall) => {
+    const { registry, runs } = payRegistry();
+    registry.register({ ...payTool, name: "refund" }, () => "refunded", { needsApproval: true });
+    const token = await registry.approve(await requestOf(registry));
+    const error = await rejectionOf(registry.dispatch(otherCall, { approval: token }));
+    expect(error).toMatchObject({ reason: "mismatch" });
+    expect((error as Error).message).toContain("different call or different arguments");
+    expect(runs).toHaveLength(0);
+  });
+
+  it("binds the arguments as checked now: a repaired spelling of the same values matches, other values do not", async () => {
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    expect(await registry.dispatch(call("call_1", '{ "invoice": "inv_1", "amount": 1e1 }'), { approval: token })).toBe("paid 10");
+    expect(runs).toHaveLength(1);
+  });
+
+  it("is refused by approve when the request's arguments were altered after it was made", async () => {
+    const { registry } = payRegistry();
+    const request = await requestOf(registry);
+    const altered = { ...request, arguments: { ...args, amount: 1_000_000 } };
+    expect(await rejectionOf(registry.approve(altered))).toMatchObject({ reason: "mismatch" });
+  });
+
+  it("survives JSON, a restart and a new registry with the same secret and a persistent ledger, and stays one use", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "approvals-")), "ledger.json");
+    const first = payRegistry(undefined, { ledger: new FileLedger(path) });
+    const stored = JSON.stringify(await requestOf(first.registry));
+    const token = JSON.parse(JSON.stringify(await first.registry.approve(JSON.parse(stored) as ApprovalRequest))) as string;
+    const second = payRegistry(undefined, { ledger: new FileLedger(path) });
+    expect(await second.registry.dispatch(call(), { approval: token })).toBe("paid 10");
+    const third = payRegistry(undefined, { ledger: new FileLedger(path) });
+    expect(await rejectionOf(third.registry.dispatch(call(), { approval: token }))).toMatchObject({ reason: "used" });
+    expect(second.runs).toHaveLength(1);
+    expect(third.runs).toHaveLength(0);
+  });
+
+  it("fails closed when the ledger cannot say whether it was used", async () => {
+    const memory = new MemoryLedger();
+    const ledger: LedgerStore = { get: () => Promise.reject(new Error("down")), set: memory.set.bind(memory), delete: memory.delete.bind(memory), add: () => Promise.reject(new Error("down")) };
+    const { registry, runs } = payRegistry(undefined, { ledger });
+    const token = await registry.approve(await requestOf(registry));
+    expect(await rejectionOf(registry.dispatch(call(), { approval: token }))).toMatchObject({ name: "ToolLedgerError", reason: "unavailable" });
+    expect(runs).toHaveLength(0);
+  });
+
+  it("is refused as tampered by a registry with no secret", async () => {
+    const { registry } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    const bare = new ToolRegistry().register(payTool, () => "paid");
+    expect(await rejectionOf(bare.dispatch(call(), { approval: token }))).toMatchObject({ reason: "tampered" });
+  });
+});
+
+describe("registry.deny", () => {
+  it("answers the model that the user declined, as a result that is not an error", async () => {
+    const { registry, runs } = payRegistry();
+    const denial = registry.deny(await requestOf(registry), { reason: "not this month" });
+    expect(denial).toMatchObject({ status: "denied", isError: false, toolCallId: "call_1", toolName: "pay" });
+    expect(denial.content).toContain("The user declined");
+    expect(denial.content).toContain('"not this month"');
+    expect(runs).toHaveLength(0);
+  });
+});
+
+describe("approval options", () => {
+  it("refuses needsApproval on a registry without a secret, and a short secret", () => {
+    expect(thrownBy(() => new ToolRegistry().register(payTool, () => 1, { needsApproval: true }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry({ approvalSecret: "short" }))).toBeInstanceOf(TypeError);
+  });
+
+  it("refuses a token that is not a string, and an expiry that never ends", async () => {
+    const { registry } = payRegistry();
+    expect(await rejectionOf(registry.dispatch(call(), { approval: 42 as never }))).toBeInstanceOf(TypeError);
+    expect(await rejectionOf(registry.approve(await requestOf(registry), { expiresInMs: Infinity }))).toBeInstanceOf(TypeError);
+  });
+});

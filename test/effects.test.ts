@@ -1,0 +1,212 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { MemoryLedger, ToolLedgerError, ToolRegistry, ToolTimeoutError, Type, type RegisterOptions, type ToolSuccess } from "../src/index.js";
+import { failingLedger, FileLedger } from "./support/file-ledger.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+const payParameters = Type.Object({ invoice: Type.String(), amount: Type.Number() });
+const payTool = { name: "pay", description: "Pay an invoice", parameters: payParameters };
+
+/** A registry with one `pay` tool whose runs are counted. */
+function payRegistry(options: RegisterOptions = {}, registryOptions: ConstructorParameters<typeof ToolRegistry>[0] = {}) {
+  const runs: unknown[] = [];
+  const registry = new ToolRegistry(registryOptions).register(
+    payTool,
+    async (args) => {
+      runs.push(args);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { paid: args.amount, run: runs.length };
+    },
+    options,
+  );
+  return { registry, runs };
+}
+
+const call = (id: string, args: Record<string, unknown> | string = { invoice: "inv_1", amount: 10 }) => toolCall("pay", args, id);
+
+describe("concurrent identical calls", () => {
+  it.each(["read-only", "idempotent", "once"] as const)("to a %s tool share one run", async (effects) => {
+    const { registry, runs } = payRegistry({ effects });
+    const results = await registry.dispatchAll([call("a"), call("b", { amount: 10, invoice: "inv_1" }), call("c", '{"invoice":"inv_1","amount":10.0}')]);
+    expect(runs).toHaveLength(1);
+    expect(results.map((result) => (result as ToolSuccess).value)).toEqual([{ paid: 10, run: 1 }, { paid: 10, run: 1 }, { paid: 10, run: 1 }]);
+    expect(results.map((result) => (result as ToolSuccess).reused)).toEqual([undefined, "in-flight", "in-flight"]);
+    expect(registry.ledgerStats()).toMatchObject({ runs: 1, inFlight: 2 });
+  });
+
+  it("to a tool with no declared effects each run (today's behaviour)", async () => {
+    const { registry, runs } = payRegistry();
+    const results = await registry.dispatchAll([call("a"), call("b")]);
+    expect(runs).toHaveLength(2);
+    expect(results.every((result) => result.status === "ok" && !("reused" in result))).toBe(true);
+  });
+
+  it("with different arguments each run", async () => {
+    const { registry, runs } = payRegistry({ effects: "read-only" });
+    await registry.dispatchAll([call("a"), call("b", { invoice: "inv_2", amount: 10 })]);
+    expect(runs).toHaveLength(2);
+  });
+
+  it("share a failure too, and a later call runs again", async () => {
+    let runs = 0;
+    const registry = new ToolRegistry().register(
+      payTool,
+      async () => {
+        runs++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new Error("bank offline");
+      },
+      { effects: "idempotent" },
+    );
+    const results = await registry.dispatchAll([call("a"), call("b")]);
+    expect(results.map((result) => result.status)).toEqual(["error", "error"]);
+    expect(runs).toBe(1);
+    await registry.dispatchAll([call("c")]);
+    expect(runs).toBe(2);
+  });
+});
+
+describe("a read-only tool with cacheTtlMs", () => {
+  it("answers a repeat from the cache until the time to live runs out", async () => {
+    const { registry, runs } = payRegistry({ effects: "read-only", cacheTtlMs: 80 });
+    const [first] = await registry.dispatchAll([call("a")]);
+    const [second] = await registry.dispatchAll([call("b")]);
+    expect(runs).toHaveLength(1);
+    expect(second).toMatchObject({ status: "ok", reused: "cache", value: (first as ToolSuccess).value });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const [third] = await registry.dispatchAll([call("c")]);
+    expect(runs).toHaveLength(2);
+    expect((third as ToolSuccess).reused).toBeUndefined();
+  });
+
+  it("hands out a fresh copy each time, so one caller cannot change another's result", async () => {
+    const { registry } = payRegistry({ effects: "read-only", cacheTtlMs: 10_000 });
+    const first = (await registry.dispatch(call("a"))) as { paid: number };
+    first.paid = 999;
+    expect(await registry.dispatch(call("b"))).toEqual({ paid: 10, run: 1 });
+  });
+
+  it("still runs when the store fails (a cache is only a shortcut)", async () => {
+    const { registry, runs } = payRegistry({ effects: "read-only", cacheTtlMs: 10_000 }, { ledger: failingLedger(new MemoryLedger(), ["get", "set"]) });
+    expect(await registry.dispatch(call("a"))).toEqual({ paid: 10, run: 1 });
+    expect(await registry.dispatch(call("b"))).toEqual({ paid: 10, run: 2 });
+    expect(runs).toHaveLength(2);
+    expect(registry.ledgerStats().storeErrors).toBe(4);
+  });
+
+  it("is refused at register for a tool that is not read-only", () => {
+    expect(thrownBy(() => payRegistry({ effects: "idempotent", cacheTtlMs: 1_000 }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => payRegistry({ cacheTtlMs: 1_000 }))).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("a once tool", () => {
+  it("does not run again for the same arguments: the stored result is replayed, marked as such", async () => {
+    const { registry, runs } = payRegistry({ effects: "once" });
+    const [first] = await registry.dispatchAll([call("a")]);
+    const [second] = await registry.dispatchAll([call("b", { amount: 10.0, invoice: "inv_1" })]);
+    expect(runs).toHaveLength(1);
+    expect(first).toMatchObject({ status: "ok", value: { paid: 10, run: 1 } });
+    expect((first as ToolSuccess).reused).toBeUndefined();
+    expect(second).toMatchObject({ status: "ok", toolCallId: "b", reused: "ledger", value: { paid: 10, run: 1 } });
+    expect(registry.ledgerStats()).toMatchObject({ runs: 1, ledger: 1 });
+  });
+
+  it("replays across a restart with a persistent ledger", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.json");
+    const before = payRegistry({ effects: "once" }, { ledger: new FileLedger(path) });
+    await before.registry.dispatch(call("a"));
+    const after = payRegistry({ effects: "once" }, { ledger: new FileLedger(path) });
+    const [replayed] = await after.registry.dispatchAll([call("b")]);
+    expect(after.runs).toHaveLength(0);
+    expect(replayed).toMatchObject({ status: "ok", reused: "ledger", value: { paid: 10, run: 1 } });
+  });
+
+  it("runs again after its handler failed: only a completed run is kept", async () => {
+    let fail = true;
+    const registry = new ToolRegistry().register(
+      payTool,
+      () => {
+        if (fail) throw new Error("declined by the bank");
+        return "paid";
+      },
+      { effects: "once" },
+    );
+    expect((await registry.dispatchAll([call("a")]))[0]?.status).toBe("error");
+    fail = false;
+    expect(await registry.dispatch(call("b"))).toBe("paid");
+  });
+
+  it("fails closed when the store cannot be read: a typed error, and the handler does not run", async () => {
+    const { registry, runs } = payRegistry({ effects: "once" }, { ledger: failingLedger(new MemoryLedger(), ["get", "add"]) });
+    const error = await rejectionOf(registry.dispatch(call("a")));
+    expect(error).toBeInstanceOf(ToolLedgerError);
+    expect(error).toMatchObject({ toolName: "pay", reason: "unavailable" });
+    expect((error as Error).cause).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain("must not run twice");
+    expect(runs).toHaveLength(0);
+  });
+
+  it("never runs twice when its result could not be recorded: the repeat is refused as in doubt", async () => {
+    const memory = new MemoryLedger();
+    const { registry, runs } = payRegistry({ effects: "once" }, { ledger: failingLedger(memory, ["set"]) });
+    expect(await registry.dispatch(call("a"))).toEqual({ paid: 10, run: 1 });
+    const [repeat] = await registry.dispatchAll([call("b")]);
+    expect(runs).toHaveLength(1);
+    expect(repeat).toMatchObject({ status: "error", error: { reason: "in-doubt" } });
+    expect(repeat?.status === "error" && repeat.content).toContain("may already have taken effect");
+    expect(registry.ledgerStats()).toMatchObject({ inDoubt: 1, storeErrors: 1 });
+  });
+
+  it("keeps its claim while a timed-out handler runs on, and records the late result", async () => {
+    let finish!: () => void;
+    let runs = 0;
+    const registry = new ToolRegistry().register(
+      payTool,
+      async () => {
+        runs++;
+        await new Promise<void>((resolve) => (finish = resolve));
+        return "paid late";
+      },
+      { effects: "once", timeoutMs: 10 },
+    );
+    expect(await rejectionOf(registry.dispatch(call("a")))).toBeInstanceOf(ToolTimeoutError);
+    expect(await rejectionOf(registry.dispatch(call("b")))).toMatchObject({ reason: "in-doubt" });
+    finish();
+    await vi.waitFor(() => expect(registry.executionStats().settledLate).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const [replayed] = await registry.dispatchAll([call("c")]);
+    expect(replayed).toMatchObject({ status: "ok", reused: "ledger", value: "paid late" });
+    expect(runs).toBe(1);
+  });
+
+  it("replays a rich result as a rich result, and a result with no JSON as a typed refusal", async () => {
+    const { toolContent, isToolContent } = await import("../src/index.js");
+    const registry = new ToolRegistry()
+      .register(payTool, () => toolContent([{ type: "text", text: "receipt" }]), { effects: "once" })
+      .register({ ...payTool, name: "big" }, () => 10n, { effects: "once" });
+    await registry.dispatch(call("a"));
+    const replayed = await registry.dispatch(call("b"));
+    expect(isToolContent(replayed)).toBe(true);
+    expect(replayed).toMatchObject({ content: [{ type: "text", text: "receipt" }] });
+    await registry.dispatch(toolCall("big", { invoice: "x", amount: 1 }, "c"));
+    expect(await rejectionOf(registry.dispatch(toolCall("big", { invoice: "x", amount: 1 }, "d")))).toMatchObject({ reason: "unrecorded" });
+  });
+});
+
+describe("the ledger option", () => {
+  it("refuses what is not a store", () => {
+    expect(thrownBy(() => new ToolRegistry({ ledger: {} as never }))).toBeInstanceOf(TypeError);
+  });
+
+  it("works with a store that has no atomic add (read, then write)", async () => {
+    const memory = new MemoryLedger();
+    const store = { get: (key: string) => memory.get(key), set: memory.set.bind(memory), delete: memory.delete.bind(memory) };
+    const { registry, runs } = payRegistry({ effects: "once" }, { ledger: store });
+    await registry.dispatch(call("a"));
+    await registry.dispatch(call("b"));
+    expect(runs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { ToolDeniedError, ToolHookError, ToolRegistry, Type, type ToolSuccess } from "../src/index.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+const parameters = Type.Object({ path: Type.String(), limit: Type.Optional(Type.Integer({ maximum: 100 })) });
+const read = { name: "read", description: "Read", parameters };
+
+function registry() {
+  const seen: unknown[] = [];
+  const tools = new ToolRegistry().register(read, (args) => {
+    seen.push(args);
+    return `contents of ${args.path}`;
+  });
+  return { tools, seen };
+}
+
+describe("before hooks", () => {
+  it("run after the check, with the checked arguments and the caller's data", async () => {
+    const { tools } = registry();
+    const calls: unknown[] = [];
+    tools.use({ before: (call, context) => void calls.push([call, context]) });
+    await tools.dispatch(toolCall("read", '{"path":"a"}', "c1"), { data: { user: "ann" } });
+    expect(calls).toEqual([[{ toolCallId: "c1", toolName: "read", arguments: { path: "a" } }, { toolCallId: "c1", toolName: "read", data: { user: "ann" } }]]);
+    await rejectionOf(tools.dispatch(toolCall("read", { path: 1 })));
+    expect(calls).toHaveLength(1);
+  });
+
+  it("deny: the handler never runs, and the reason reaches the model as a denial, not an error", async () => {
+    const { tools, seen } = registry();
+    tools.use({ before: (call) => ((call.arguments as { path: string }).path.startsWith("/etc") ? { deny: "system files are off limits" } : undefined) });
+    const [denied, allowed] = await tools.dispatchAll([toolCall("read", { path: "/etc/passwd" }, "a"), toolCall("read", { path: "notes" }, "b")]);
+    expect(denied).toMatchObject({ status: "denied", isError: false, toolCallId: "a" });
+    expect(denied?.status === "denied" && denied.content).toBe('Tool "read" was not run: the application declined this call. "system files are off limits"');
+    expect(allowed?.status).toBe("ok");
+    expect(seen).toEqual([{ path: "notes" }]);
+    expect(await rejectionOf(tools.dispatch(toolCall("read", { path: "/etc/x" })))).toBeInstanceOf(ToolDeniedError);
+  });
+
+  it("new arguments are copied and checked again before the handler sees them", async () => {
+    const { tools, seen } = registry();
+    const replacement = { path: "safe", limit: 10 };
+    tools.use({ before: () => ({ arguments: replacement }) });
+    await tools.dispatch(toolCall("read", { path: "anything" }));
+    expect(seen).toEqual([{ path: "safe", limit: 10 }]);
+    expect(seen[0]).not.toBe(replacement);
+  });
+
+  it("new arguments the schema refuses fail the call as a hook error with the issues, and the handler never runs", async () => {
+    const { tools, seen } = registry();
+    tools.use({ before: () => ({ arguments: { path: "x", limit: 1_000 } }) });
+    const error = await rejectionOf(tools.dispatch(toolCall("read", { path: "x" })));
+    expect(error).toBeInstanceOf(ToolHookError);
+    expect((error as ToolHookError).issues).toEqual(["/limit: must be <= 100"]);
+    expect(seen).toEqual([]);
+  });
+
+  it("compose in order: each sees what the one before it left, and a denial stops the rest", async () => {
+    const { tools, seen } = registry();
+    const order: string[] = [];
+    tools.use({ before: () => (order.push("first"), { arguments: { path: "from first" } }) });
+    tools.use({ before: (call) => (order.push(`second saw ${(call.arguments as { path: string }).path}`), undefined) });
+    const remove = tools.use({ before: () => (order.push("third"), { deny: "no" }) });
+    tools.use({ before: () => void order.push("fourth") });
+    expect(await rejectionOf(tools.dispatch(toolCall("read", { path: "x" })))).toBeInstanceOf(ToolDeniedError);
+    expect(order).toEqual(["first", "second saw from first", "third"]);
+    remove();
+    order.length = 0;
+    await tools.dispatch(toolCall("read", { path: "x" }));
+    expect(order).toEqual(["first", "second saw from first", "fourth"]);
+    expect(seen).toEqual([{ path: "from first" }]);
+  });
+});
+
+describe("after hooks", () => {
+  it("may replace the value, in order", async () => {
+    const { tools } = registry();
+    tools.use({ after: (_, result) => ({ value: `${String(result.value)} (redacted)` }) });
+    tools.use({ after: (_, result) => ({ value: String(result.value).toUpperCase() }) });
+    tools.use({ after: () => undefined });
+    expect(await tools.dispatch(toolCall("read", { path: "a" }))).toBe("CONTENTS OF A (REDACTED)");
+  });
+
+  it("see how a reused result came to be", async () => {
+    const tools = new ToolRegistry().register(read, () => "x", { effects: "read-only", cacheTtlMs: 60_000 });
+    const reuses: unknown[] = [];
+    tools.use({ after: (_, result) => void reuses.push(result.reused) });
+    await tools.dispatch(toolCall("read", { path: "a" }));
+    const [second] = await tools.dispatchAll([toolCall("read", { path: "a" })]);
+    expect(reuses).toEqual([undefined, "cache"]);
+    expect((second as ToolSuccess).reused).toBe("cache");
+  });
+});
+
+describe("a throwing hook", () => {
+  it.each([
+    ["before throws", { before: () => { throw new Error("boom"); } }],
+    ["before rejects", { before: () => Promise.reject(new Error("boom")) }],
+    ["before answers nonsense", { before: () => 42 as never }],
+    ["after throws", { after: () => { throw new Error("boom"); } }],
+  ])("is an error of its own class, never a crash (%s)", async (_, hooks) => {
+    const { tools } = registry();
+    tools.use(hooks);
+    const [result] = await tools.dispatchAll([toolCall("read", { path: "a" })]);
+    expect(result?.status).toBe("error");
+    expect(result?.status === "error" && result.error).toBeInstanceOf(ToolHookError);
+    expect(result?.status === "error" && result.content).toContain("a check of the application failed");
+  });
+
+  it("is refused by use when it is not hooks", () => {
+    expect(thrownBy(() => new ToolRegistry().use({} as never))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry().use({ before: 1 } as never))).toBeInstanceOf(TypeError);
+  });
+});

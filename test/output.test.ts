@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent, type ToolSuccess } from "../src/index.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+const weatherOutput = Type.Object({ celsius: Type.Number(), city: Type.String() }, { additionalProperties: false });
+const weatherTool = { name: "weather", description: "Weather in a city", parameters: Type.Object({ city: Type.String() }), outputSchema: weatherOutput };
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+describe("a tool's outputSchema", () => {
+  it("lets a matching result through", async () => {
+    const registry = new ToolRegistry().register(weatherTool, ({ city }) => ({ celsius: 21, city }));
+    expect(await registry.dispatch(toolCall("weather", { city: "Oslo" }))).toEqual({ celsius: 21, city: "Oslo" });
+  });
+
+  it("reports a mismatch as: the tool ran, and its result did not match (pointers, never values)", async () => {
+    let runs = 0;
+    const registry = new ToolRegistry().register(weatherTool, () => {
+      runs++;
+      return { celsius: "secret-warm", city: "Oslo", extra: "secret-extra" } as never;
+    });
+    const error = await rejectionOf(registry.dispatch(toolCall("weather", { city: "Oslo" }, "c1")));
+    expect(error).toBeInstanceOf(ToolResultValidationError);
+    expect(error).toMatchObject({ toolName: "weather", toolCallId: "c1" });
+    const { issues, message } = error as ToolResultValidationError;
+    expect(issues.some((issue) => issue.startsWith("/celsius:"))).toBe(true);
+    expect(issues.some((issue) => issue.startsWith("/extra:"))).toBe(true);
+    expect(message).toContain("ran, but its result did not match its declared output");
+    expect(message).toContain("do not call it again");
+    expect(message).not.toContain("secret");
+    expect(runs).toBe(1);
+    const [result] = await registry.dispatchAll([toolCall("weather", { city: "Oslo" })]);
+    expect(result?.status === "error" && result.content).toContain("ran, but its result did not match");
+  });
+
+  it("checks a rich result's structuredContent, and refuses a rich result without one", async () => {
+    const registry = new ToolRegistry()
+      .register(weatherTool, ({ city }) => toolContent([{ type: "text", text: "sunny" }], { structuredContent: { celsius: 21, city } }))
+      .register({ ...weatherTool, name: "bare" }, () => toolContent([{ type: "text", text: "sunny" }]) as never);
+    const value = (await registry.dispatch(toolCall("weather", { city: "Oslo" }))) as ToolContent;
+    expect(value.structuredContent).toEqual({ celsius: 21, city: "Oslo" });
+    expect(await rejectionOf(registry.dispatch(toolCall("bare", { city: "Oslo" })))).toBeInstanceOf(ToolResultValidationError);
+  });
+
+  it("must be a sound object schema, checked at register", () => {
+    const bad = thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: { type: "object", properties: { a: { type: "nope" } } } as never }, () => ({}) as never));
+    expect(bad).toBeInstanceOf(ToolDefinitionError);
+    expect(thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: Type.String() as never }, () => ({}) as never))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it("is kept in the registered definition as a frozen snapshot", () => {
+    const output = { type: "object", properties: { n: { type: "number" } } };
+    const registry = new ToolRegistry().register({ name: "n", description: "", parameters: Type.Object({}), outputSchema: output as never }, () => ({ n: 1 }) as never);
+    output.properties.n.type = "string";
+    expect(registry.get("n")?.outputSchema).toEqual({ type: "object", properties: { n: { type: "number" } } });
+  });
+});
+
+describe("toolContent", () => {
+  it("makes a frozen rich result that isToolContent recognises", () => {
+    const content = toolContent([{ type: "text", text: "hi" }, { type: "image", data: PNG, mimeType: "image/png" }]);
+    expect(isToolContent(content)).toBe(true);
+    expect(isToolContent({ content: [] })).toBe(false);
+    expect(Object.isFrozen(content) && Object.isFrozen(content.content) && Object.isFrozen(content.content[1])).toBe(true);
+  });
+
+  it.each([
+    ["an item with an unknown type", [{ type: "video", data: PNG }]],
+    ["an image with a data: URL", [{ type: "image", data: `data:image/png;base64,${PNG}`, mimeType: "image/png" }]],
+    ["an image without a media type", [{ type: "image", data: PNG }]],
+    ["text that is not a string", [{ type: "text", text: 42 }]],
+    ["a resource with neither text nor blob", [{ type: "resource", resource: { uri: "file:///a" } }]],
+  ])("refuses %s with a TypeError that does not quote the data", (_, items) => {
+    const error = thrownBy(() => toolContent(items as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).not.toContain(PNG.slice(0, 20));
+  });
+});
+
+describe("maxResultBytes", () => {
+  const echo = { name: "echo", description: "Echo", parameters: Type.Object({ text: Type.String() }) };
+
+  it("cuts a larger result to the limit with a notice, and marks the result truncated", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 100 }).register(echo, ({ text }) => text);
+    const [cut, whole] = await registry.dispatchAll([toolCall("echo", { text: "x".repeat(1_000) }, "a"), toolCall("echo", { text: "short" }, "b")]);
+    expect(cut).toMatchObject({ status: "ok", truncated: true });
+    const value = (cut as ToolSuccess).value as string;
+    expect(value.startsWith(`${"x".repeat(100)}\n[Result cut to 100 of its 1000 bytes.`)).toBe(true);
+    expect(whole).toEqual({ status: "ok", toolCallId: "b", toolName: "echo", isError: false, value: "short" });
+  });
+
+  it("counts UTF-8 bytes and never splits a character", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 5 }).register(echo, ({ text }) => text);
+    // 2 + 4 + 4 bytes: the first emoji would end at byte 6, past the limit of 5.
+    const value = (await registry.dispatch(toolCall("echo", { text: "é😀😀" }))) as string;
+    expect(value.split("\n")[0]).toBe("é");
+    expect(value).toContain("cut to 5 of its 10 bytes");
+  });
+
+  it("cuts the JSON text of an object result", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 10 }).register(echo, ({ text }) => ({ text }));
+    const value = (await registry.dispatch(toolCall("echo", { text: "abcdefghijkl" }))) as string;
+    expect(value.startsWith('{"text":"a\n')).toBe(true);
+  });
+
+  it("per tool overrides the registry's, and Infinity lifts it", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 5 })
+      .register(echo, ({ text }) => text, { maxResultBytes: Infinity })
+      .register({ ...echo, name: "tight" }, ({ text }) => text, { maxResultBytes: 2 });
+    expect(await registry.dispatch(toolCall("echo", { text: "abcdefgh" }))).toBe("abcdefgh");
+    expect(((await registry.dispatch(toolCall("tight", { text: "abcdefgh" }))) as string).startsWith("ab\n[Result cut to 2 of its 8 bytes")).toBe(true);
+  });
+
+  it("keeps a rich result's items in order while they fit, and leaves out an image that does not", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 20 }).register(echo, () =>
+      toolContent([{ type: "text", text: "0123456789" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "tail" }]),
+    );
+    const [result] = await registry.dispatchAll([toolCall("echo", { text: "" })]);
+    expect(result).toMatchObject({ truncated: true });
+    const content = ((result as ToolSuccess).value as ToolContent).content;
+    expect(content.map((item) => (item.type === "text" ? item.text : item.type))).toEqual([
+      "0123456789",
+      "[an image (image/png) left out: the result is over its size limit]",
+      "tail",
+      expect.stringContaining("[Result cut to 20 of its"),
+    ]);
+  });
+});
+
+describe("an unsound outputSchema", () => {
+  it("is named as the output schema in the error and its problems", () => {
+    const error = thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: { type: "object", properties: { a: { type: "nope" } } } as never }, () => ({}) as never));
+    expect((error as Error).message).toContain("its outputSchema is invalid at /properties/a");
+    expect((error as Error).message).not.toContain("parameters");
+    expect((error as ToolDefinitionError).problems.every((problem) => problem.schema === "outputSchema")).toBe(true);
+  });
+});

@@ -1,0 +1,259 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  ToolArgumentsValidationError,
+  ToolHookError,
+  ToolNotAllowedError,
+  ToolRateLimitedError,
+  ToolRegistry,
+  ToolUnavailableError,
+  Type,
+  UnknownToolError,
+  failureContent,
+} from "../src/index.js";
+import { retryDelay } from "../src/policy/retry.js";
+import { SlidingWindowLimiter } from "../src/policy/rate-limit.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+const parameters = Type.Object({ n: Type.Integer() });
+const tool = (name: string) => ({ name, description: name, parameters });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the allow option", () => {
+  function registry() {
+    const ran: string[] = [];
+    const tools = new ToolRegistry();
+    for (const name of ["read", "write", "delete_all"]) tools.register(tool(name), () => ran.push(name));
+    return { tools, ran };
+  }
+
+  it("refuses a registered tool outside it, listing what is available, and never runs it", async () => {
+    const { tools, ran } = registry();
+    const error = await rejectionOf(tools.dispatch(toolCall("delete_all", { n: 1 }), { allow: ["read", "write"] }));
+    expect(error).toBeInstanceOf(ToolNotAllowedError);
+    expect(error).toMatchObject({ toolName: "delete_all", available: ["read", "write"] });
+    expect((error as Error).message).toBe('Tool "delete_all" is not available in this turn. Available tools: "read", "write".');
+    expect(ran).toEqual([]);
+  });
+
+  it.each(["Delete_All", "DELETE_ALL", " delete_all", "delete_all ", "delete_all\u0000", "delete\u200ball", "delete_аll", "delete-all"])(
+    "never runs a tool outside it whatever the spelling (%j), and never suggests it",
+    async (name) => {
+      const { tools, ran } = registry();
+      const [result] = await tools.dispatchAll([toolCall(name, { n: 1 })], { allow: ["read"] });
+      expect(result?.status).toBe("error");
+      if (result?.status !== "error") return;
+      expect(result.error).toBeInstanceOf(UnknownToolError);
+      expect((result.error as UnknownToolError).suggestions).not.toContain("delete_all");
+      expect((result.error as UnknownToolError).available).toEqual(["read"]);
+      expect(result.content).not.toContain('"delete_all"');
+      expect(ran).toEqual([]);
+    },
+  );
+
+  it("takes a predicate; one that throws or answers anything but true refuses", async () => {
+    const { tools, ran } = registry();
+    const results = await tools.dispatchAll([toolCall("read", { n: 1 }, "a"), toolCall("write", { n: 1 }, "b")], { allow: (name) => name === "read" });
+    expect(results.map((result) => result.status)).toEqual(["ok", "error"]);
+    expect(await rejectionOf(tools.dispatch(toolCall("read", { n: 1 }), { allow: () => { throw new Error("x"); } }))).toBeInstanceOf(ToolNotAllowedError);
+    expect(await rejectionOf(tools.dispatch(toolCall("read", { n: 1 }), { allow: (() => "yes") as never }))).toBeInstanceOf(ToolNotAllowedError);
+    expect(ran).toEqual(["read"]);
+  });
+
+  it("is checked before the arguments: a disallowed call with bad arguments is refused as not allowed", async () => {
+    const { tools } = registry();
+    expect(await rejectionOf(tools.dispatch(toolCall("write", { n: "x" }), { allow: ["read"] }))).toBeInstanceOf(ToolNotAllowedError);
+  });
+
+  it("tells the model in its own names through a name map", async () => {
+    const tools = new ToolRegistry().register(tool("files.read"), () => 1).register(tool("files.write"), () => 1);
+    const { openAIChat } = await import("../src/providers/index.js");
+    const adapter = openAIChat(tools, { names: "map" });
+    const call = adapter.call({ id: "c", type: "function", function: { name: "files_write", arguments: "{}" } });
+    const [result] = await tools.dispatchAll([call], { allow: ["files.read"] });
+    expect(result?.status === "error" && result.content).toBe('Tool "files_write" is not available in this turn. Available tools: "files_read". Call one of the available tools instead.');
+  });
+
+  it("refuses a single string (pass an array) and other non-iterables", async () => {
+    const { tools } = registry();
+    expect(await rejectionOf(tools.dispatch(toolCall("read", { n: 1 }), { allow: "read" as never }))).toBeInstanceOf(TypeError);
+    expect(await rejectionOf(tools.dispatchAll([], { allow: 5 as never }))).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("rateLimit", () => {
+  it("refuses the fourth call in a window of three, with a correct retryAfterMs", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    let runs = 0;
+    const tools = new ToolRegistry().register(tool("search"), () => ++runs, { rateLimit: { limit: 3, intervalMs: 1_000 } });
+    for (let n = 0; n < 3; n++) {
+      await tools.dispatch(toolCall("search", { n }));
+      vi.advanceTimersByTime(100);
+    }
+    const error = await rejectionOf(tools.dispatch(toolCall("search", { n: 3 })));
+    expect(error).toBeInstanceOf(ToolRateLimitedError);
+    // The first call came at 0; it is 300 now: the window frees a place at 1000.
+    expect((error as ToolRateLimitedError).retryAfterMs).toBe(700);
+    expect((error as Error).message).toContain("Try again in 700 ms");
+    expect(runs).toBe(3);
+    vi.advanceTimersByTime(700);
+    expect(await tools.dispatch(toolCall("search", { n: 4 }))).toBe(4);
+  });
+
+  it("is scoped by key(context), for example per user", async () => {
+    const tools = new ToolRegistry().register(tool("search"), () => "ok", { rateLimit: { limit: 1, intervalMs: 60_000, key: (context) => String((context.data as { user: string }).user) } });
+    expect(await tools.dispatch(toolCall("search", { n: 1 }), { data: { user: "ann" } })).toBe("ok");
+    expect(await tools.dispatch(toolCall("search", { n: 1 }), { data: { user: "bob" } })).toBe("ok");
+    expect(await rejectionOf(tools.dispatch(toolCall("search", { n: 1 }), { data: { user: "ann" } }))).toBeInstanceOf(ToolRateLimitedError);
+  });
+
+  it("does not count refused calls, nor reused results", async () => {
+    let runs = 0;
+    const tools = new ToolRegistry().register(tool("search"), () => ++runs, { effects: "read-only", cacheTtlMs: 60_000, rateLimit: { limit: 1, intervalMs: 60_000 } });
+    expect(await rejectionOf(tools.dispatch(toolCall("search", { n: "bad" })))).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(await tools.dispatch(toolCall("search", { n: 1 }))).toBe(1);
+    expect(await tools.dispatch(toolCall("search", { n: 1 }))).toBe(1);
+    expect(await rejectionOf(tools.dispatch(toolCall("search", { n: 2 })))).toBeInstanceOf(ToolRateLimitedError);
+  });
+
+  it("refuses a call whose key function throws, as a hook error", async () => {
+    const tools = new ToolRegistry().register(tool("search"), () => "ok", { rateLimit: { limit: 1, intervalMs: 1_000, key: () => { throw new Error("no user"); } } });
+    expect(await rejectionOf(tools.dispatch(toolCall("search", { n: 1 })))).toBeInstanceOf(ToolHookError);
+  });
+
+  it("never lets more than the limit through in any window (sliding, not fixed)", () => {
+    const limiter = new SlidingWindowLimiter(3, 1_000);
+    const accepted: number[] = [];
+    for (let now = 0; now < 5_000; now += 37) if (limiter.take("", now) === 0) accepted.push(now);
+    for (const start of accepted) expect(accepted.filter((time) => time >= start && time < start + 1_000).length).toBeLessThanOrEqual(3);
+    expect(accepted.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("refuses bad options at register", () => {
+    expect(thrownBy(() => new ToolRegistry().register(tool("a"), () => 1, { rateLimit: { limit: 0, intervalMs: 1 } }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry().register(tool("a"), () => 1, { rateLimit: { limit: 1, intervalMs: Infinity } }))).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("circuitBreaker", () => {
+  it("opens after the threshold of failures in a row, and closes after a successful trial", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    let healthy = false;
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      () => {
+        runs++;
+        if (!healthy) throw new Error("503");
+        return "up";
+      },
+      { circuitBreaker: { failureThreshold: 3, resetAfterMs: 1_000 } },
+    );
+    for (let n = 0; n < 3; n++) expect(await rejectionOf(tools.dispatch(toolCall("api", { n })))).toMatchObject({ name: "ToolExecutionError" });
+    const open = await rejectionOf(tools.dispatch(toolCall("api", { n: 4 })));
+    expect(open).toBeInstanceOf(ToolUnavailableError);
+    expect((open as ToolUnavailableError).retryAfterMs).toBe(1_000);
+    expect(failureContent(open)).toContain("unavailable after repeated failures");
+    expect(runs).toBe(3);
+    vi.advanceTimersByTime(1_000);
+    healthy = true;
+    expect(await tools.dispatch(toolCall("api", { n: 5 }))).toBe("up");
+    expect(await tools.dispatch(toolCall("api", { n: 6 }))).toBe("up");
+    expect(runs).toBe(5);
+  });
+
+  it("opens again when the half-open trial fails, and lets only one trial through at a time", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    let release!: () => void;
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      async () => {
+        runs++;
+        await new Promise<void>((resolve) => (release = resolve));
+        throw new Error("still down");
+      },
+      { circuitBreaker: { failureThreshold: 1, resetAfterMs: 100 } },
+    );
+    const first = rejectionOf(tools.dispatch(toolCall("api", { n: 1 })));
+    await vi.waitFor(() => expect(runs).toBe(1));
+    release();
+    await first;
+    vi.advanceTimersByTime(100);
+    const trial = rejectionOf(tools.dispatch(toolCall("api", { n: 2 })));
+    await vi.waitFor(() => expect(runs).toBe(2));
+    expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 3 })))).toBeInstanceOf(ToolUnavailableError);
+    release();
+    await trial;
+    expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 4 })))).toMatchObject({ name: "ToolUnavailableError", retryAfterMs: 100 });
+    expect(runs).toBe(2);
+  });
+
+  it("does not count refused arguments as failures", async () => {
+    const tools = new ToolRegistry().register(tool("api"), () => "up", { circuitBreaker: { failureThreshold: 1, resetAfterMs: 60_000 } });
+    await rejectionOf(tools.dispatch(toolCall("api", { n: "bad" })));
+    expect(await tools.dispatch(toolCall("api", { n: 1 }))).toBe("up");
+  });
+});
+
+describe("retry", () => {
+  it("retries execution failures and timeouts of a tool safe to repeat, then succeeds", async () => {
+    let attempts = 0;
+    const tools = new ToolRegistry().register(
+      tool("fetch"),
+      async () => {
+        attempts++;
+        if (attempts === 1) throw new Error("ECONNRESET");
+        if (attempts === 2) await new Promise((resolve) => setTimeout(resolve, 50));
+        return "body";
+      },
+      { effects: "read-only", timeoutMs: 20, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 } },
+    );
+    expect(await tools.dispatch(toolCall("fetch", { n: 1 }))).toBe("body");
+    expect(attempts).toBe(3);
+  });
+
+  it("gives up after its retries with the last error", async () => {
+    let attempts = 0;
+    const tools = new ToolRegistry().register(tool("fetch"), () => {
+      attempts++;
+      throw new Error(`failure ${attempts}`);
+    }, { effects: "idempotent", retry: { retries: 2, minDelayMs: 0 } });
+    expect(((await rejectionOf(tools.dispatch(toolCall("fetch", { n: 1 })))) as Error).message).toContain("failure 3");
+    expect(attempts).toBe(3);
+  });
+
+  it("never retries a validation failure or the caller's abort", async () => {
+    let attempts = 0;
+    const controller = new AbortController();
+    const tools = new ToolRegistry().register(tool("fetch"), async (_, { signal }) => {
+      attempts++;
+      controller.abort();
+      signal.throwIfAborted();
+    }, { effects: "read-only", retry: { retries: 5, minDelayMs: 0 } });
+    await rejectionOf(tools.dispatch(toolCall("fetch", { n: "x" })));
+    expect(attempts).toBe(0);
+    expect(await rejectionOf(tools.dispatch(toolCall("fetch", { n: 1 }), { signal: controller.signal }))).toMatchObject({ name: "ToolAbortedError" });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(attempts).toBe(1);
+  });
+
+  it("is refused at register for a tool not declared safe to repeat", () => {
+    expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { retry: { retries: 1 } }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { effects: "once", retry: { retries: 1 } }))).toBeInstanceOf(TypeError);
+  });
+
+  it("waits with jittered exponential backoff within its bounds", () => {
+    expect(retryDelay(1, 100, 5_000, () => 0)).toBe(100);
+    expect(retryDelay(3, 100, 5_000, () => 1)).toBe(400);
+    expect(retryDelay(3, 100, 5_000, () => 0)).toBe(200);
+    expect(retryDelay(20, 100, 5_000, () => 1)).toBe(5_000);
+    for (let attempt = 1; attempt < 30; attempt++) {
+      const delay = retryDelay(attempt, 10, 1_000);
+      expect(delay).toBeGreaterThanOrEqual(10);
+      expect(delay).toBeLessThanOrEqual(1_000);
+    }
+  });
+});
