@@ -33,7 +33,7 @@ export interface BenchSettings {
 }
 
 const FULL: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
-  perCall: { rounds: 28, batchMs: 20, warmupMs: 200 },
+  perCall: { rounds: 28, batchMs: 15, warmupMs: 100 },
   coldStartSizes: [100, 1000],
   coldStartRepeats: 15,
   populationSize: 2000,
