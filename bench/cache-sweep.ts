@@ -30,12 +30,21 @@ const handler = (): number => 1;
 
 /**
  * Dispatches the same Zipf-distributed call sequence through a fresh registry
- * per cache size (each starts cold) and reads its cache figures.
+ * per cache size (each starts cold) and reads its cache figures. `onSize`
+ * hears of each cache size (its index) before it runs.
  */
-export async function runCacheSweep(population: Population, cacheSizes: readonly number[], callCount: number): Promise<CacheSweepResult> {
+export async function runCacheSweep(
+  population: Population,
+  cacheSizes: readonly number[],
+  callCount: number,
+  onSize: (index: number, cacheSize: number) => void = () => {},
+): Promise<CacheSweepResult> {
   const order = zipfCallOrder(population.tools.length, callCount, 23);
   const rows: SweepRow[] = [];
-  for (const cacheSize of cacheSizes) rows.push(await sweepOne(population, order, cacheSize));
+  for (const [index, cacheSize] of cacheSizes.entries()) {
+    onSize(index, cacheSize);
+    rows.push(await sweepOne(population, order, cacheSize));
+  }
   return { source: population.source, tools: population.tools.length, calls: callCount, zipfExponent: ZIPF_EXPONENT, rows };
 }
 

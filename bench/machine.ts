@@ -14,15 +14,34 @@ export interface MachineInfo {
   readonly libraries: Readonly<Record<string, string>>;
 }
 
-const MEASURED_LIBRARIES = ["typebox", "lru-cache", "ajv", "zod", "@mariozechner/pi-ai"];
+const MEASURED_LIBRARIES = [
+  "typebox",
+  "lru-cache",
+  "ajv",
+  "zod",
+  "@mariozechner/pi-ai",
+  "ai",
+  "@openai/agents-core",
+  "@langchain/core",
+  "@modelcontextprotocol/sdk",
+  "partial-json",
+];
+
+interface Manifest {
+  readonly version: string;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+}
+
+/** The pinned version of `packageName` in package.json (this library's own for its name), or `?`. */
+export function pinnedVersion(packageName: string): string {
+  const manifest = JSON.parse(readFileSync(repositoryPath("package.json"), "utf8")) as Manifest;
+  if (packageName === "typebox-tool-registry") return manifest.version;
+  return manifest.dependencies?.[packageName] ?? manifest.devDependencies?.[packageName] ?? "?";
+}
 
 /** The CPU, memory, Node and library versions of this run. */
 export function describeMachine(): MachineInfo {
-  const manifest = JSON.parse(readFileSync(repositoryPath("package.json"), "utf8")) as {
-    dependencies?: Record<string, string>;
-    devDependencies?: Record<string, string>;
-  };
-  const versions = { ...manifest.devDependencies, ...manifest.dependencies };
   return {
     cpu: cpus()[0]?.model ?? "unknown CPU",
     cores: cpus().length,
@@ -30,6 +49,6 @@ export function describeMachine(): MachineInfo {
     node: process.version,
     v8: process.versions.v8,
     platform: `${platform()} ${arch()}`,
-    libraries: Object.fromEntries(MEASURED_LIBRARIES.map((name) => [name, versions[name] ?? "?"])),
+    libraries: Object.fromEntries(MEASURED_LIBRARIES.map((name) => [name, pinnedVersion(name)])),
   };
 }

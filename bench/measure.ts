@@ -4,6 +4,12 @@ export interface BenchCase {
   readonly id: string;
   /** What the tables show. */
   readonly label: string;
+  /**
+   * Untimed preparation before each batch of `iterations` (warm-up batches
+   * included): a case that consumes fresh inputs, such as new schemas for a
+   * cold start, makes them here so that making them is not timed.
+   */
+  setUp?(iterations: number): void;
   run(iterations: number): Promise<void>;
 }
 
@@ -25,8 +31,25 @@ export interface CaseTiming {
   readonly medianNs: number;
   /** Half the interquartile range of the rounds, relative to the median. */
   readonly spread: number;
+  /** The first quartile of the rounds' ns per operation. */
+  readonly lowNs: number;
+  /** The third quartile of the rounds' ns per operation. */
+  readonly highNs: number;
   /** Operations per batch, calibrated during warm-up. */
   readonly iterations: number;
+}
+
+/** Where an interleaved measurement is, for a progress display: between batches, never during one. */
+export interface MeasureStep {
+  readonly phase: "warm-up" | "rounds";
+  /** The case about to run. */
+  readonly label: string;
+  /** Batches done so far, out of `total` (warm-up counts one per case). */
+  readonly done: number;
+  readonly total: number;
+  /** The round under way (0 during warm-up), out of `rounds`. */
+  readonly round: number;
+  readonly rounds: number;
 }
 
 /**
@@ -34,10 +57,18 @@ export interface CaseTiming {
  * calibrates each case's batch to about `batchMs`), every round runs each
  * case's batch once, starting at a different case each round, so drift in
  * the machine (frequency, GC, other load) falls on all cases alike.
+ * `onStep` hears of each batch before it starts (outside the timing).
  */
-export async function measureInterleaved(cases: readonly BenchCase[], settings: MeasureSettings): Promise<CaseTiming[]> {
+export async function measureInterleaved(
+  cases: readonly BenchCase[],
+  settings: MeasureSettings,
+  onStep: (step: MeasureStep) => void = () => {},
+): Promise<CaseTiming[]> {
+  const total = cases.length * (settings.rounds + 1);
+  let done = 0;
   const iterations: number[] = [];
   for (const benchCase of cases) {
+    onStep({ phase: "warm-up", label: benchCase.label, done: done++, total, round: 0, rounds: settings.rounds });
     const nsPerOperation = await warmUp(benchCase, settings.warmupMs);
     iterations.push(Math.max(1, Math.round((settings.batchMs * 1e6) / nsPerOperation)));
   }
@@ -46,29 +77,44 @@ export async function measureInterleaved(cases: readonly BenchCase[], settings: 
     collectGarbage();
     for (let offset = 0; offset < cases.length; offset++) {
       const index = (round + offset) % cases.length;
+      onStep({ phase: "rounds", label: cases[index]!.label, done: done++, total, round: round + 1, rounds: settings.rounds });
       samples[index]!.push(await timeBatch(cases[index]!, iterations[index]!));
     }
   }
-  return cases.map(({ id, label }, index) => {
-    const sorted = [...samples[index]!].sort((a, b) => a - b);
-    const medianNs = quantile(sorted, 0.5);
-    return { id, label, medianNs, spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / 2 / medianNs, iterations: iterations[index]! };
-  });
+  return cases.map(({ id, label }, index) => summarize(id, label, samples[index]!, iterations[index]!));
 }
 
-/** Runs a case in growing batches for about `warmupMs`; returns the last batch's ns per operation. */
+/** A case's timing from its rounds' ns per operation: the median, the quartiles and the spread. */
+export function summarize(id: string, label: string, samples: readonly number[], iterations: number): CaseTiming {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const medianNs = quantile(sorted, 0.5);
+  const lowNs = quantile(sorted, 0.25);
+  const highNs = quantile(sorted, 0.75);
+  return { id, label, medianNs, spread: (highNs - lowNs) / 2 / medianNs, lowNs, highNs, iterations };
+}
+
+/**
+ * Runs a case in growing batches for about `warmupMs`; returns the fastest
+ * ns per operation among the batches long enough to time well (the last one
+ * when none is). The fastest, not the last: a batch slowed by a pause or by
+ * another process would size every later batch too small, and short batches
+ * are the noisiest.
+ */
 async function warmUp(benchCase: BenchCase, warmupMs: number): Promise<number> {
   const deadline = performance.now() + warmupMs;
   let batch = 1;
   let nsPerOperation = await timeBatch(benchCase, batch);
+  let fastest = Infinity;
   while (performance.now() < deadline) {
     nsPerOperation = await timeBatch(benchCase, batch);
+    if (nsPerOperation * batch >= (warmupMs * 1e6) / 20) fastest = Math.min(fastest, nsPerOperation);
     if (nsPerOperation * batch < (warmupMs * 1e6) / 10) batch *= 2;
   }
-  return nsPerOperation;
+  return Number.isFinite(fastest) ? fastest : nsPerOperation;
 }
 
 async function timeBatch(benchCase: BenchCase, iterations: number): Promise<number> {
+  benchCase.setUp?.(iterations);
   const started = process.hrtime.bigint();
   await benchCase.run(iterations);
   return Number(process.hrtime.bigint() - started) / iterations;

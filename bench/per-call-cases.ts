@@ -1,8 +1,7 @@
-import { validateToolArguments as piValidateToolArguments, type Tool as PiTool } from "@mariozechner/pi-ai";
-import { Ajv } from "ajv";
 import { Compile, type Validator } from "typebox/compile";
 import { ToolArgumentsValidationError, ToolRegistry, type ToolCallContent } from "../src/index.js";
 import type { BenchCase } from "./measure.js";
+import type { SchemaPair, Subject } from "./rivals/subject.js";
 import type { SchemaFixture } from "./schemas.js";
 import { zodSchemaFor } from "./zod-schemas.js";
 
@@ -13,77 +12,112 @@ const TOOL_NAME = "tool";
 // Ignores its arguments: the cases measure only what happens around the handler.
 const handler: (args: unknown) => number = () => 1;
 
+/** A fixture's schema for every kind of library. */
+export function schemasOf(fixture: SchemaFixture): SchemaPair {
+  return { typebox: fixture.schema, zod: zodSchemaFor(fixture.size) };
+}
+
 /**
- * The per-call cases for one schema and one arguments form. Every case ends
- * with `await handler(args)` on a handler that returns 1, so only the
- * overhead around the handler differs. For JSON text, the cases other than
- * dispatch and the reference parse the text first, then take their object path.
+ * The registry and the inline reference for one schema and one arguments
+ * form, and for objects the naive baselines (a compile per call, a cached
+ * validator with `structuredClone`). Every case ends with `await handler(args)`
+ * on a handler that returns 1, so only the overhead around the handler differs.
  */
 export function perCallCases(fixture: SchemaFixture, form: ArgumentsForm): BenchCase[] {
   const { schema, validArguments } = fixture;
   const text = JSON.stringify(validArguments);
   const call: ToolCallContent = { type: "tool_call", id: "call_1", name: TOOL_NAME, arguments: form === "json" ? text : validArguments };
-  const argumentsOf: () => Record<string, unknown> = form === "json" ? () => JSON.parse(text) as Record<string, unknown> : () => validArguments;
-
   const registry = new ToolRegistry().register({ name: TOOL_NAME, description: "benchmark tool", parameters: schema }, handler);
   const validator = Compile(schema);
-  const ajvValidate = new Ajv({ strict: false, coerceTypes: false }).compile(schema);
-  const zodSchema = zodSchemaFor(fixture.size);
-  const piTool: PiTool = { name: TOOL_NAME, description: "benchmark tool", parameters: schema };
-
-  const reference: BenchCase =
-    form === "json"
-      ? {
-          id: "reference",
-          label: "reference: handler(check(JSON.parse(text)))",
-          run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, JSON.parse(text))); },
-        }
-      : {
-          id: "reference",
-          label: "reference: handler(check(copy(args)))",
-          run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, plainCopy(validArguments))); },
-        };
-
+  const dispatch: BenchCase = { id: "dispatch", label: "registry.dispatch", run: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(call); } };
+  if (form === "json") {
+    return [
+      dispatch,
+      {
+        id: "reference",
+        label: "reference: handler(check(JSON.parse(text)))",
+        run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, JSON.parse(text))); },
+      },
+    ];
+  }
   return [
-    { id: "dispatch", label: "registry.dispatch", run: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(call); } },
-    reference,
+    dispatch,
+    {
+      id: "reference",
+      label: "reference: handler(check(copy(args)))",
+      run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, plainCopy(validArguments))); },
+    },
     {
       id: "compile-per-call",
       label: "Compile + structuredClone per call",
-      run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(Compile(schema), structuredClone(argumentsOf()))); },
+      run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(Compile(schema), structuredClone(validArguments))); },
     },
     {
       id: "structured-clone",
       label: "cached validator + structuredClone",
-      run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, structuredClone(argumentsOf()))); },
-    },
-    {
-      id: "ajv",
-      label: "Ajv validate (no copy)",
-      run: async (n) => {
-        for (let i = 0; i < n; i++) {
-          const value = argumentsOf();
-          if (!ajvValidate(value)) throw new Error("Ajv refused valid arguments");
-          await handler(value);
-        }
-      },
-    },
-    { id: "zod", label: "zod parse", run: async (n) => { for (let i = 0; i < n; i++) await handler(zodSchema.parse(argumentsOf())); } },
-    {
-      id: "pi-ai",
-      label: "pi-ai validateToolArguments",
-      run: async (n) => {
-        for (let i = 0; i < n; i++) await handler(piValidateToolArguments(piTool, { type: "toolCall", id: "call_1", name: TOOL_NAME, arguments: argumentsOf() }));
-      },
+      run: async (n) => { for (let i = 0; i < n; i++) await handler(checked(validator, structuredClone(validArguments))); },
     },
   ];
 }
 
-/** Dispatch of valid against invalid (caught) large arguments, through one registry. */
-export function invalidPathCases(fixture: SchemaFixture, invalidArguments: Record<string, unknown>): BenchCase[] {
+/** A case that runs through a library's set-up, which `close` releases once the case is timed. */
+export interface SubjectCase extends BenchCase {
+  close(): Promise<void>;
+}
+
+/**
+ * A rival's case for one schema and form, or `undefined` where the rival does
+ * not take that form (a rival that takes objects would only add `JSON.parse`,
+ * whose cost the reference's JSON-text row shows). One call is made first to
+ * prove the rival accepts the arguments (its handler must run), so no row
+ * times a refusal.
+ */
+export async function rivalCase(subject: Subject, fixture: SchemaFixture, form: ArgumentsForm): Promise<SubjectCase | undefined> {
+  let handled = 0;
+  const invoker = await subject.connect(schemasOf(fixture), (args) => {
+    handled++;
+    return handler(args);
+  });
+  const { validArguments } = fixture;
+  const text = JSON.stringify(validArguments);
+  let callOnce: (() => Promise<unknown>) | undefined;
+  if (form === "json" && invoker.text !== undefined) callOnce = () => invoker.text!(text);
+  else if (form === "object" && invoker.object !== undefined) callOnce = () => invoker.object!(validArguments);
+  if (callOnce === undefined) {
+    await invoker.close?.();
+    return undefined;
+  }
+  await callOnce();
+  if (handled !== 1) throw new Error(`${subject.label} refused the valid ${fixture.size} arguments`);
+  const run = callOnce;
+  return {
+    id: subject.id,
+    label: subject.label,
+    run: async (n) => { for (let i = 0; i < n; i++) await run(); },
+    close: async () => { await invoker.close?.(); },
+  };
+}
+
+/** The same dispatch with no signal, with a caller's `AbortSignal` (never aborted), and under a registry `timeoutMs`. */
+export function signalCases(fixture: SchemaFixture): BenchCase[] {
+  const definition = { name: TOOL_NAME, description: "benchmark tool", parameters: fixture.schema };
+  const plain = new ToolRegistry().register(definition, handler);
+  const timed = new ToolRegistry({ timeoutMs: 60_000 }).register(definition, handler);
+  const call: ToolCallContent = { type: "tool_call", id: "call_1", name: TOOL_NAME, arguments: fixture.validArguments };
+  // The caller's signal exists before the call (one per turn or per request): making it is not the registry's cost.
+  const { signal } = new AbortController();
+  return [
+    { id: "dispatch", label: "dispatch, no signal", run: async (n) => { for (let i = 0; i < n; i++) await plain.dispatch(call); } },
+    { id: "signal", label: "dispatch with a caller's signal", run: async (n) => { for (let i = 0; i < n; i++) await plain.dispatch(call, { signal }); } },
+    { id: "timeout", label: "dispatch with timeoutMs", run: async (n) => { for (let i = 0; i < n; i++) await timed.dispatch(call); } },
+  ];
+}
+
+/** Dispatch of valid against invalid (caught) arguments, through one registry. */
+export function invalidPathCases(fixture: SchemaFixture): BenchCase[] {
   const registry = new ToolRegistry().register({ name: TOOL_NAME, description: "benchmark tool", parameters: fixture.schema }, handler);
   const validCall: ToolCallContent = { id: "call_1", name: TOOL_NAME, arguments: fixture.validArguments };
-  const invalidCall: ToolCallContent = { id: "call_2", name: TOOL_NAME, arguments: invalidArguments };
+  const invalidCall: ToolCallContent = { id: "call_2", name: TOOL_NAME, arguments: fixture.invalidArguments };
   return [
     { id: "valid", label: "dispatch, valid arguments", run: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(validCall); } },
     {

@@ -1,29 +1,15 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import type { BehaviourRow } from "./behaviour.js";
 import type { CacheKeyResult } from "./cache-key.js";
 import type { CacheSweepResult } from "./cache-sweep.js";
-import { renderChart } from "./chart.js";
-import type { ColdStartRow } from "./cold-start.js";
 import { formatBytes, formatCacheSize, formatCount, formatNs, formatPercent, formatRatio, printTable } from "./format.js";
 import { type Goal, verdict } from "./goals.js";
+import type { TimedGroup } from "./groups.js";
 import type { MachineInfo } from "./machine.js";
 import type { MemoryResult } from "./memory.js";
-import { repositoryPath } from "./paths.js";
-import type { PerCallResult } from "./per-call.js";
+import type { ColdStartResult } from "./results.js";
+import { RIVALS } from "./rivals/all.js";
 import type { BenchSettings } from "./settings.js";
-
-/** Everything one run measured, as results.json holds it. */
-export interface BenchResults {
-  readonly machine: MachineInfo;
-  readonly settings: BenchSettings;
-  readonly perCall: PerCallResult;
-  readonly coldStart: readonly ColdStartRow[];
-  readonly cacheSweep: CacheSweepResult;
-  readonly cacheKey: CacheKeyResult;
-  readonly memory: MemoryResult;
-  /** Wall time of each section, in seconds. */
-  readonly sectionSeconds: Readonly<Record<string, number>>;
-  readonly durationSeconds: number;
-}
+import { type StreamingResult, timingOf } from "./streaming.js";
 
 /** Prints the run's header: the kind of run, the machine, Node and the measured libraries. */
 export function printMachine(machine: MachineInfo, settings: BenchSettings): void {
@@ -33,30 +19,42 @@ export function printMachine(machine: MachineInfo, settings: BenchSettings): voi
   console.log(`Libraries: ${Object.entries(machine.libraries).map(([name, version]) => `${name} ${version}`).join(", ")}`);
 }
 
-/** Prints one table per per-call group, then the goals. */
-export function printPerCall(result: PerCallResult, settings: BenchSettings): void {
+/** Prints one table per per-call group. */
+export function printPerCall(groups: readonly TimedGroup[], settings: BenchSettings): void {
   const { rounds, batchMs } = settings.perCall;
   section(`1. Per-call cost (median of ${rounds} interleaved rounds of ~${batchMs} ms batches per case; handler () => 1)`);
   console.log("  ± is half the interquartile range of the rounds; the ratio is to the group's first row.");
-  console.log("  With JSON text, the cases after the reference JSON.parse the text, then take their object path.");
-  for (const group of result.groups) {
-    console.log(`\n  ${group.title}`);
-    const first = group.timings[0]!.medianNs;
-    printTable(
-      ["case", "per call", "±", "ratio"],
-      group.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / first)]),
-    );
+  console.log("  Each rival runs on the forms it takes: the JSON-text tables hold those that take text.");
+  for (const group of groups) {
+    printGroup(group);
+    const missing = RIVALS.filter((rival) => /object|json/.test(group.id) && !group.timings.some((timing) => timing.id === rival.id));
+    if (missing.length > 0) console.log(`  Not here (they take ${group.id.endsWith("json") ? "objects" : "JSON text"} only): ${missing.map((rival) => rival.label).join("; ")}.`);
   }
-  console.log("\n  Goals");
-  printGoals(result.goals);
 }
 
-/** Prints registration, compileAll and first-call costs. */
-export function printColdStart(rows: readonly ColdStartRow[]): void {
-  section("2. Cold start (generated tools; schema objects new to the library, none compiled before)");
+/** Prints what each library did with the arguments. */
+export function printBehaviour(rows: readonly BehaviourRow[]): void {
+  section("2. What each library does with the arguments (found by trying each, on a small schema)");
+  printTable(
+    ["library and path", "version", "takes", "wrong type", '"20" for an integer', "unknown key", "handler gets", "values in errors"],
+    rows.map((row) => [row.label, row.version, row.form, row.validates === "yes" ? "refused" : "accepted", row.coercion, row.unknownKeys, row.handlerGets, row.valuesInErrors]),
+  );
+}
+
+/** Prints the MCP round trips. */
+export function printMcp(groups: readonly TimedGroup[]): void {
+  section("3. MCP server: one tools/call from the SDK's Client over its InMemoryTransport");
+  for (const group of groups) printGroup(group);
+}
+
+/** Prints the interleaved cold-start comparison, then registration, compileAll and first-call costs. */
+export function printColdStart(result: ColdStartResult): void {
+  section("4. Cold start (generated tools; schema objects new to the library, none compiled before)");
+  printGroup(result.group);
+  console.log("");
   printTable(
     ["tools", "register all", "per tool", "compileAll", "per schema", "1st call mean", "1st call p95", "of which compile", "2nd call median"],
-    rows.map((row) => [
+    result.rows.map((row) => [
       String(row.tools),
       formatNs(row.registerMs * 1e6),
       formatNs((row.registerMs * 1e6) / row.tools),
@@ -72,7 +70,7 @@ export function printColdStart(rows: readonly ColdStartRow[]): void {
 
 /** Prints the cache-size sweep. */
 export function printCacheSweep(result: CacheSweepResult): void {
-  section(`3. Cache sweep: ${result.source}, ${formatCount(result.calls)} calls, Zipf s=${result.zipfExponent}, each cache size starts cold`);
+  section(`5. Cache sweep: ${result.source}, ${formatCount(result.calls)} calls, Zipf s=${result.zipfExponent}, each cache size starts cold`);
   printTable(
     ["cache size", "hit rate", "misses", "evictions", "compile time", "calls/s", "heap held", "args refused"],
     result.rows.map((row) => [
@@ -90,7 +88,7 @@ export function printCacheSweep(result: CacheSweepResult): void {
 
 /** Prints the identity-vs-content key comparison. */
 export function printCacheKey(result: CacheKeyResult): void {
-  section(`3b. Cache key: ValidatorCache(${result.cacheSize}) over ${formatCount(result.calls)} Zipf calls, get(name, schema).Check(args)`);
+  section(`5b. Cache key: ValidatorCache(${result.cacheSize}) over ${formatCount(result.calls)} Zipf calls, get(name, schema).Check(args)`);
   printTable(
     ["schemas and key", "compiles (misses)", "hit rate", "per call"],
     result.rows.map((row) => [row.label, formatCount(row.misses), formatPercent(row.hitRate), formatNs(row.microsecondsPerCall * 1e3)]),
@@ -99,7 +97,7 @@ export function printCacheKey(result: CacheKeyResult): void {
 
 /** Prints heap per validator and the churn checkpoints. */
 export function printMemory(result: MemoryResult): void {
-  section("4. Memory (heapUsed after a full GC)");
+  section("6. Memory (heapUsed after a full GC)");
   const { perValidator, churn } = result;
   console.log(`  Heap per cached validator (${formatCount(perValidator.schemas)} distinct schemas in an unbounded cache, each compiled and run once):`);
   console.log(`    heap growth / schemas: ${formatBytes(perValidator.growthBytes)}; freed when the cache is dropped: ${formatBytes(perValidator.heldBytes)}`);
@@ -111,14 +109,52 @@ export function printMemory(result: MemoryResult): void {
   console.log(`  Of that, held by the cache itself (freed when it is dropped): ${formatBytes(churn.boundedHeldBytes)} bounded, ${formatBytes(churn.unboundedHeldBytes)} unbounded`);
 }
 
+/** Prints the streaming figures: each payload's cases, partial-json, one delta's cost, and latency. */
+export function printStreaming(result: StreamingResult, settings: BenchSettings): void {
+  const { rounds, batchMs } = settings.streaming;
+  section(`7. Streaming tool calls (median of ${rounds} interleaved rounds of ~${batchMs} ms batches per case)`);
+  console.log("  One call's arguments streamed in deltas of 1 to 64 bytes; the ratio is to one JSON.parse plus compiled check of the whole text.");
+  for (const payload of result.payloads) {
+    console.log(`\n  ${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`);
+    const reference = timingOf(payload, "reference").medianNs;
+    const stream = timingOf(payload, "stream").medianNs;
+    printTable(
+      ["case", "whole stream", "±", "ratio", "per delta"],
+      [
+        ...payload.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / reference), formatNs(timing.medianNs / payload.deltas)]),
+        ["partial-json: re-parse the prefix on every delta (one run)", formatNs(payload.partialJsonNs), "", formatRatio(payload.partialJsonNs / reference), formatNs(payload.partialJsonNs / payload.deltas)],
+      ],
+    );
+    console.log(`  partial-json / stream: ${formatRatio(payload.partialJsonNs / stream)}`);
+  }
+  console.log(`\n  One push of a 20-byte delta: ${formatNs(result.perDeltaNs.insideString)} inside a long string, ${formatNs(result.perDeltaNs.structured)} in structured data`);
+  const { latency } = result;
+  console.log(`\n  Latency: ${latency.calls} streamed calls, handlers of ${latency.handlerMs} ms, the model streaming for ${latency.streamMs.toFixed(0)} ms`);
+  printTable(
+    ["", "first result", "last result", "results before the stream ended"],
+    [
+      ["dispatchStream", `${latency.dispatchStream.firstResultMs.toFixed(0)} ms`, `${latency.dispatchStream.lastResultMs.toFixed(0)} ms`, String(latency.dispatchStream.beforeStreamEnd)],
+      ["collect, then dispatchAll", `${latency.collectThenDispatchAll.firstResultMs.toFixed(0)} ms`, `${latency.collectThenDispatchAll.lastResultMs.toFixed(0)} ms`, String(latency.collectThenDispatchAll.beforeStreamEnd)],
+    ],
+  );
+  console.log("\n  Goals");
+  printGoals(result.goals);
+}
+
+/** Prints the tracing section: dispatch plain and instrumented while no OpenTelemetry SDK is registered. */
+export function printTracing(group: TimedGroup): void {
+  section("8. Tracing: typebox-tool-registry/otel while tracing is off");
+  printGroup(group);
+}
+
 /**
- * Prints the goals again, with the run's timing, at the end of the run, and
- * says so when the run is too noisy to trust.
+ * Prints the goals with the run's timing at the end of the run, and says so
+ * when the run is too noisy to trust.
  */
 export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Record<string, number>>, durationSeconds: number, files: readonly string[]): void {
   const { noisy } = verdict(goals);
   const noise = noisy.length === 0 ? "" : `; ${noisy.length} too noisy to trust`;
-  section(`Summary: ${goals.filter((goal) => goal.pass).length} of ${goals.length} goals passed${noise}`);
+  section(`Goals: ${goals.filter((goal) => goal.pass).length} of ${goals.length} met${noise}`);
   printGoals(goals);
   if (noisy.length > 0) {
     console.log(
@@ -128,7 +164,7 @@ export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Re
   }
   const sections = Object.entries(sectionSeconds).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
   console.log(`\n  Run took ${durationSeconds.toFixed(1)} s (${sections.join(", ")})`);
-  console.log(`\n  Wrote ${files.join(" and ")}`);
+  console.log(`\n  Wrote ${files.join(", ")}`);
 }
 
 /** The one line `--check` ends with, and whether the run passed. A `--quick` run never does: it is too short to tell. */
@@ -143,19 +179,13 @@ export function checkLine(goals: readonly Goal[], quick = false): { line: string
   return { line: `--check failed: of ${goals.length} goals, ${reasons.join(", ")}`, ok: false };
 }
 
-/**
- * Writes bench/results/results.json and bench/results/chart.svg (with a
- * `-quick` suffix for a quick run, so a smoke run never overwrites a real one).
- * @returns the paths written, relative to the repository root
- */
-export function writeResults(results: BenchResults): string[] {
-  const suffix = results.settings.quick ? "-quick" : "";
-  const files = [`bench/results/results${suffix}.json`, `bench/results/chart${suffix}.svg`] as const;
-  mkdirSync(repositoryPath("bench/results"), { recursive: true });
-  const json = JSON.stringify(results, (_key, value: unknown) => (value === Infinity ? "Infinity" : value), 2);
-  writeFileSync(repositoryPath(files[0]), `${json}\n`);
-  writeFileSync(repositoryPath(files[1]), renderChart(results));
-  return [...files];
+function printGroup(group: TimedGroup): void {
+  console.log(`\n  ${group.title}`);
+  const first = group.timings[0]!.medianNs;
+  printTable(
+    ["case", "per call", "±", "ratio"],
+    group.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / first)]),
+  );
 }
 
 function printGoals(goals: readonly Goal[]): void {

@@ -6,6 +6,8 @@ export interface SchemaFixture {
   readonly size: "small" | "large";
   readonly schema: TSchema;
   readonly validArguments: Record<string, unknown>;
+  /** Arguments with the mistakes a model makes, which the schema refuses. */
+  readonly invalidArguments: Record<string, unknown>;
 }
 
 /** A `read` tool: a path and two optional bounded integers. */
@@ -16,6 +18,9 @@ const smallSchema = Type.Object({
 });
 
 const smallArguments: Static<typeof smallSchema> = { path: "src/index.ts", offset: 10, limit: 100 };
+
+/** Small-schema arguments with a negative offset and a limit sent as text. */
+const invalidSmallArguments: Record<string, unknown> = { path: "src/index.ts", offset: -10, limit: "100" };
 
 const orderLine = Type.Object({
   sku: Type.String(),
@@ -78,7 +83,7 @@ const largeArguments: Static<typeof largeSchema> = {
 };
 
 /** Large-schema arguments with the mistakes a model makes: an unknown literal, a bound broken deep down, a missing field. */
-export const invalidLargeArguments: Record<string, unknown> = {
+const invalidLargeArguments: Record<string, unknown> = {
   ...largeArguments,
   mode: "replace",
   lines: largeArguments.lines.map((line, index) => (index === 3 ? { ...line, quantity: 0 } : line)),
@@ -87,6 +92,6 @@ export const invalidLargeArguments: Record<string, unknown> = {
 
 /** The small and the large per-call fixtures. */
 export const fixtures: readonly SchemaFixture[] = [
-  { size: "small", schema: smallSchema, validArguments: smallArguments },
-  { size: "large", schema: largeSchema, validArguments: largeArguments },
+  { size: "small", schema: smallSchema, validArguments: smallArguments, invalidArguments: invalidSmallArguments },
+  { size: "large", schema: largeSchema, validArguments: largeArguments, invalidArguments: invalidLargeArguments },
 ];

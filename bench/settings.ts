@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import type { MeasureSettings } from "./measure.js";
+import type { StreamingSettings } from "./streaming.js";
 
 /** What a run measures and how long it takes; `--quick` shrinks everything to a smoke run. */
 export interface BenchSettings {
@@ -27,10 +28,12 @@ export interface BenchSettings {
   readonly churnCacheSize: number;
   /** Heap samples taken during churn. */
   readonly churnCheckpoints: number;
+  /** The streaming section: a call's arguments streamed in small deltas. */
+  readonly streaming: StreamingSettings;
 }
 
 const FULL: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
-  perCall: { rounds: 28, batchMs: 20, warmupMs: 200 },
+  perCall: { rounds: 28, batchMs: 15, warmupMs: 100 },
   coldStartSizes: [100, 1000],
   coldStartRepeats: 15,
   populationSize: 2000,
@@ -41,6 +44,7 @@ const FULL: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
   churnSchemas: 10_000,
   churnCacheSize: 256,
   churnCheckpoints: 5,
+  streaming: { rounds: 15, batchMs: 40, warmupMs: 300, payloadBytes: 100_000 },
 };
 
 const QUICK: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
@@ -55,6 +59,7 @@ const QUICK: Omit<BenchSettings, "quick" | "check" | "corpusDirectory"> = {
   churnSchemas: 600,
   churnCacheSize: 256,
   churnCheckpoints: 2,
+  streaming: { rounds: 3, batchMs: 2, warmupMs: 10, payloadBytes: 10_000 },
 };
 
 const USAGE = "usage: npm run bench -- [--quick] [--check] [--corpus <BFCL directory>]";

@@ -38,6 +38,6 @@ const largeZodSchema = z.object({
 });
 
 /** The zod schema equivalent to a fixture's TypeBox schema. */
-export function zodSchemaFor(size: SchemaFixture["size"]): z.ZodType {
+export function zodSchemaFor(size: SchemaFixture["size"]): z.ZodObject {
   return size === "small" ? smallZodSchema : largeZodSchema;
 }

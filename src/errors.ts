@@ -67,8 +67,14 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   readonly toolName: string;
   /** One `<JSON Pointer>: <message>` line per problem, e.g. `/offset: must be integer`. */
   readonly issues: readonly string[];
+  /**
+   * How many calls of this tool in a row before this one were refused with the same arguments
+   * and the same issues: 0 for a new failure. Text for the model says so when it is not 0.
+   */
+  readonly repeats: number;
 
-  constructor(toolName: string, issues: readonly string[]) {
+  /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
+  constructor(toolName: string, issues: readonly string[], repeats = 0) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
@@ -78,6 +84,7 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
     }
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
+    this.repeats = repeats;
   }
 }
 

@@ -29,7 +29,7 @@ export type { LedgerStore, LedgerSetOptions, MemoryLedgerOptions, JsonValue } fr
 export type { ApprovalRequest, ApproveOptions } from "./execution/approvals.js";
 export { toolContent, isToolContent } from "./results/content.js";
 export type { ToolContent, ToolContentOptions, ContentItem, TextContent, ImageContent, AudioContent, ResourceContent } from "./results/content.js";
-export type { ArgumentRepair } from "./types.js";
+export type { ArgumentRepair, JsonTypeName } from "./types.js";
 export { validateToolArguments, parseToolArguments } from "./validation/arguments.js";
 export { precompileValidators } from "./validation/precompiled.js";
 export type { PrecompiledValidators } from "./validation/precompiled.js";
@@ -55,6 +55,7 @@ export {
   ToolMismatchError,
 } from "./errors.js";
 export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal, EnvelopeRefusal, ToolMismatch } from "./errors.js";
+export type { ArgumentStream, ArgumentStreamState, ArgumentStreamOptions, DeepPartial } from "./streaming/argument-stream.js";
 export { failureContent } from "./text/results.js";
 export type { ModelNames } from "./text/model-names.js";
 export type {
@@ -72,6 +73,15 @@ export type {
   ReuseKind,
   DispatchOptions,
   DispatchAllOptions,
+  DispatchStreamOptions,
+  ToolCallDelta,
+  ToolStreamEvent,
+  ToolStreamEventBase,
+  ToolCallStartEvent,
+  ToolCallDeltaEvent,
+  ToolCallInvalidEvent,
+  ToolResultEvent,
   CacheStats,
   CompileStats,
+  FailureStats,
 } from "./types.js";

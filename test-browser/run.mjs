@@ -185,10 +185,10 @@ const invalid = (issues) => ({ ok: false, error: "ToolArgumentsValidationError",
 const EXPECTED = {
   "read: valid object": { ok: true, value: { read: "a/b.txt", from: 1 } },
   "read: valid JSON text": { ok: true, value: { read: "docs/readme.md", from: 0 } },
-  "read: missing required path": invalid(["/path: must have required properties path"]),
-  'read: offset "20" (string for integer), object': invalid(["/offset: must be integer"]),
-  'read: offset "20" (string for integer), JSON text': invalid(["/offset: must be integer"]),
-  "read: offset 1.5 (not an integer)": invalid(["/offset: must be integer"]),
+  "read: missing required path": invalid(['/path: must have required properties path (expected string (pattern "^[a-z./]+$"))']),
+  'read: offset "20" (string for integer), object': invalid(["/offset: must be integer (>= 0)"]),
+  'read: offset "20" (string for integer), JSON text': invalid(["/offset: must be integer (>= 0)"]),
+  "read: offset 1.5 (not an integer)": invalid(["/offset: must be integer (>= 0)"]),
   "read: offset -1 (below minimum)": invalid(["/offset: must be >= 0"]),
   "read: path against pattern": invalid(['/path: must match pattern "^[a-z./]+$"']),
   "read: JSON text that does not parse": invalid(["/: arguments must be valid JSON"]),
@@ -196,7 +196,7 @@ const EXPECTED = {
   "notify: valid JSON text": { ok: true, value: "sent info to ops@example.com" },
   "notify: email format": invalid(['/to: must match format "email"']),
   "notify: union of literals": invalid(['/level: must be one of "info", "warn"']),
-  "notify: additional property": invalid(["/cc: is not an allowed property"]),
+  "notify: additional property": invalid(['/cc: is not an allowed property (allowed: "to", "level", "tags")']),
   "notify: maxItems, JSON text": invalid(["/tags: must not have more than 3 items"]),
   "notify: minLength of an item": invalid(["/tags/0: must not have fewer than 1 characters"]),
   "unknown tool": { ok: false, error: "UnknownToolError", suggestions: ["read"] },
@@ -208,7 +208,7 @@ const EXPECTED_BATCH = [
     toolName: "read",
     isError: true,
     error: "ToolArgumentsValidationError",
-    content: 'Invalid arguments for tool "read":\n  - /offset: must be integer', // then a hint for the model
+    content: 'Invalid arguments for tool "read":\n  - /offset: must be integer (>= 0)', // then a hint for the model
   },
   { toolCallId: "b3", toolName: "notify", isError: false, value: "sent info to ops@example.com" },
   { toolCallId: "b4", toolName: "nope", isError: true, error: "UnknownToolError" },
@@ -327,7 +327,7 @@ try {
     assert.deepEqual(strict.log.responses.filter((r) => r.csp !== CSP || r.status >= 400), []);
     assert.deepEqual(strict.log.failedRequests, []);
     assert.deepEqual(strict.log.pageErrors, []);
-    for (const needle of ["/dist/index.js", "/dist/validators.js", "/generated/validators.js", "/node_modules/typebox/build/compile/index.mjs", imports["lru-cache"]]) {
+    for (const needle of ["/dist/index.js", "/dist/validation/cache.js", "/generated/validators.js", "/node_modules/typebox/build/compile/index.mjs", imports["lru-cache"]]) {
       assert.ok(strict.log.responses.some((r) => r.url === origin + needle), `not loaded: ${needle}`);
     }
   });

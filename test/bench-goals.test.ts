@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goal, verdict } from "../bench/goals.js";
+import { evaluateGoals, GOALS, goal, verdict } from "../bench/goals.js";
+import type { TimedGroup } from "../bench/groups.js";
 import { checkLine } from "../bench/report.js";
 
 describe("bench goals", () => {
@@ -25,5 +26,41 @@ describe("bench goals", () => {
     expect(checkLine([met, noisy])).toEqual({ line: "--check failed: of 2 goals, 1 too noisy to trust", ok: false });
     expect(checkLine([met, noisy, missed])).toEqual({ line: "--check failed: of 3 goals, 1 missed, 1 too noisy to trust", ok: false });
     expect(checkLine([met], true)).toEqual({ line: "--check failed: of 1 goals, a --quick run is too short to trust", ok: false });
+  });
+
+  it("takes each goal's ratio from two cases of one group, with the sum of their spreads", () => {
+    const group: TimedGroup = {
+      id: "small object",
+      title: "small schema, object arguments",
+      timings: [
+        { id: "dispatch", label: "registry.dispatch", medianNs: 60, spread: 0.02, lowNs: 59, highNs: 61, iterations: 1 },
+        { id: "reference", label: "reference", medianNs: 100, spread: 0.03, lowNs: 97, highNs: 103, iterations: 1 },
+      ],
+    };
+    const [result] = evaluateGoals([group], [{ name: "g", group: "small object", numerator: "dispatch", denominator: "reference", comparison: "<=", target: 0.7 }]);
+    expect(result).toMatchObject({ name: "g", value: 0.6, target: 0.7, pass: true, trusted: true });
+    expect(result!.spread).toBeCloseTo(0.05);
+    expect(() => evaluateGoals([group], [{ name: "h", group: "large object", numerator: "dispatch", denominator: "reference", comparison: "<=", target: 1 }])).toThrow(/no group large object/);
+    expect(() => evaluateGoals([group], [{ name: "i", group: "small object", numerator: "pi-ai", denominator: "dispatch", comparison: ">=", target: 15 }])).toThrow(/no case pi-ai/);
+  });
+
+  it("holds issue 11's targets: faster than the inline reference, cheap signals, MCP, cold start and refusals", () => {
+    const target = (name: string): string => {
+      const spec = GOALS.find((candidate) => candidate.name === name);
+      if (spec === undefined) throw new Error(`no goal ${name}`);
+      return `${spec.comparison} ${spec.target}`;
+    };
+    expect(target("dispatch / reference, small object")).toBe("<= 0.7");
+    expect(target("dispatch / reference, large object")).toBe("<= 0.5");
+    expect(target("dispatch / reference, small JSON text")).toBe("<= 1.1");
+    expect(target("dispatch / reference, large JSON text")).toBe("<= 1.1");
+    expect(target("with a caller's signal / without, small object")).toBe("<= 1.5");
+    expect(target("with timeoutMs / without, small object")).toBe("<= 2");
+    expect(target("createMcpServer / SDK McpServer (Zod), small")).toBe("<= 0.9");
+    expect(target("createMcpServer / SDK McpServer (Zod), large")).toBe("<= 0.9");
+    expect(target("register + first dispatch / bare Compile")).toBe("<= 2");
+    expect(target("invalid / valid dispatch, small")).toBe("<= 10");
+    expect(target("invalid / valid dispatch, large")).toBe("<= 10");
+    expect(new Set(GOALS.map((spec) => spec.name)).size).toBe(GOALS.length);
   });
 });

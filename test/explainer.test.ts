@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { Compile } from "typebox/compile";
 import { describe, expect, it } from "vitest";
 import { Type } from "../src/index.js";
+import { issueLines, MAX_ISSUES, MAX_ISSUES_CHARACTERS } from "../src/text/issues.js";
 import { type Issue, SchemaExplainer } from "../src/validation/explainer.js";
 
 const Item = Type.Object({ id: Type.Integer(), qty: Type.Number({ minimum: 0 }), tags: Type.Array(Type.String(), { maxItems: 3 }) });
@@ -38,7 +39,7 @@ describe("SchemaExplainer", () => {
 
   it("lists issues in schema order, a missing property where the schema declares it", () => {
     const add = Type.Object({ a: Type.Integer(), b: Type.Integer() });
-    expect(explain(add, { a: 2.5 })).toEqual(["/a: must be integer", "/b: must have required properties b"]);
+    expect(explain(add, { a: 2.5 })).toEqual(["/a: must be integer", "/b: must have required properties b (expected integer)"]);
   });
 
   it("names the allowed values of a union of literals and of an enum", () => {
@@ -51,7 +52,7 @@ describe("SchemaExplainer", () => {
 
   it("follows references, TypeBox's named ones and JSON Pointer ones with percent-encoding, to the failing node", () => {
     const tree = Type.Cyclic({ Node: Type.Object({ children: Type.Array(Type.Ref("Node")) }) }, "Node");
-    expect(explain(tree, { children: [{ children: [{ children: 5 }] }] })).toEqual(["/children/0/children/0/children: must be array"]);
+    expect(explain(tree, { children: [{ children: [{ children: 5 }] }] })).toEqual(['/children/0/children/0/children: must be array of object with properties "children"']);
     const spaced = { $defs: { "a b": { type: "integer" } }, type: "object", properties: { n: { $ref: "#/$defs/a%20b" } } };
     expect(explain(spaced, { n: "x" })).toEqual(["/n: must be integer"]);
   });
@@ -67,8 +68,8 @@ describe("SchemaExplainer", () => {
 
   it("reports a closed object's extra properties one by one, and a propertyNames failure without the names", () => {
     expect(explain(Type.Object({ a: Type.String() }, { additionalProperties: false }), { a: "x", b: 1, c: 2 })).toEqual([
-      "/b: is not an allowed property",
-      "/c: is not an allowed property",
+      '/b: is not an allowed property (allowed: "a")',
+      '/c: is not an allowed property (allowed: "a")',
     ]);
     const named = explain(Type.Object({}, { propertyNames: Type.String({ pattern: "^[a-z]+$" }) }), { BAD_NAME: 1 });
     expect(named).toEqual(['/: property names are invalid (each must be string (pattern "^[a-z]+$"))']);
@@ -121,6 +122,79 @@ describe("SchemaExplainer", () => {
     expect(lines(new SchemaExplainer({ type: "array", items: costly }).explain(value, { maxIssues: 20, extraSteps: 0 }))).toEqual([
       "/: arguments do not match the schema",
     ]);
+  });
+});
+
+describe("issues in schema order", () => {
+  it("follows the declared properties, not the order of the value's keys", () => {
+    const add = Type.Object({ a: Type.Integer(), b: Type.Integer() });
+    expect(explain(add, JSON.parse('{"b":"x","a":2.5}'))).toEqual(["/a: must be integer", "/b: must be integer"]);
+  });
+
+  it("reads `required` by the order of `properties`, then the required names it does not declare, in `required`'s order", () => {
+    const schema = { type: "object", required: ["z", "b", "a", "y"], properties: { a: { type: "integer" }, b: { type: "integer" } } };
+    expect(explain(schema, {}).map((line) => line.split(":")[0])).toEqual(["/a", "/b", "/z", "/y"]);
+  });
+
+  it("keeps schema order inside nested objects and lists array items by index", () => {
+    const schema = Type.Object({ outer: Type.Object({ z: Type.String(), a: Type.String() }), list: Type.Array(Type.Integer()) });
+    expect(explain(schema, JSON.parse('{"list":[1,"x",2,"y"],"outer":{"a":1,"z":2}}'))).toEqual([
+      "/outer/z: must be string",
+      "/outer/a: must be string",
+      "/list/1: must be integer",
+      "/list/3: must be integer",
+    ]);
+  });
+
+  it("lists each allOf branch in turn, the declared properties before the undeclared ones", () => {
+    const both = Type.Intersect([Type.Object({ a: Type.Integer() }), Type.Object({ b: Type.Integer() })]);
+    expect(explain(both, { b: "x" })).toEqual(["/a: must have required properties a (expected integer)", "/b: must be integer"]);
+    const closed = Type.Object({ a: Type.Integer() }, { additionalProperties: false });
+    expect(explain(closed, JSON.parse('{"x":1,"a":"y"}'))).toEqual(["/a: must be integer", '/x: is not an allowed property (allowed: "a")']);
+  });
+});
+
+describe("the expected shape each issue carries", () => {
+  const event = Type.Object({
+    when: Type.String({ format: "date-time" }),
+    mode: Type.Union([Type.Literal("fast"), Type.Literal("exact")]),
+    retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+    tags: Type.Optional(Type.Array(Type.String(), { maxItems: 3 })),
+  });
+
+  it("writes the whole shape expected at the pointer when a value has the wrong type", () => {
+    expect(explain(event, { when: 1_700_000_000, mode: 1, retries: "3", tags: "a" })).toEqual([
+      "/when: must be string (format date-time)",
+      '/mode: must be one of "fast", "exact"',
+      "/retries: must be integer (>= 0, <= 5)",
+      "/tags: must be array (at most 3 items) of string",
+    ]);
+  });
+
+  it("writes the shape of a missing required property after its name", () => {
+    expect(explain(event, {})).toEqual([
+      "/when: must have required properties when (expected string (format date-time))",
+      '/mode: must have required properties mode (expected one of "fast", "exact")',
+    ]);
+  });
+
+  it("names the properties a closed object allows beside a property it does not", () => {
+    const closed = Type.Object({ city: Type.String(), days: Type.Integer() }, { additionalProperties: false });
+    expect(explain(closed, { city: "Lisbon", day: 3 })).toEqual(['/days: must have required properties days (expected integer)', '/day: is not an allowed property (allowed: "city", "days")']);
+  });
+
+  it("never writes a value from the arguments into a shape", () => {
+    const secret = "hunter2-secret";
+    const text = explain(event, { when: secret, mode: secret, retries: secret, tags: [secret, 1], [secret]: secret }).join("\n");
+    expect(text).not.toContain("hunter2");
+  });
+
+  it("keeps the issues of an error within 20 lines and 6,000 characters, however long the shapes", () => {
+    const wide = Type.Object(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`p${index}`, Type.String({ pattern: `^${"x".repeat(300)}$`, format: "date-time" })])));
+    const issues = issueLines(new SchemaExplainer(wide).explain({}, { maxIssues: MAX_ISSUES + 1 }));
+    expect(issues).toHaveLength(MAX_ISSUES);
+    expect(issues.join("").length).toBeLessThanOrEqual(MAX_ISSUES_CHARACTERS);
+    expect(issues[0]).toMatch(/^\/p0: must have required properties p0 \(expected string \(format date-time, pattern "\^x+/);
   });
 });
 

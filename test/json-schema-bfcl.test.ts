@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../src/bfcl/index.js";
 import { bfclSuite } from "./support/bfcl-suite.js";
 import { BFCL_FIXTURES } from "./support/corpus.js";
-import { thrownBy } from "./support/fixtures.js";
+import { ToolArgumentsValidationError, ToolRegistry } from "../src/index.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 describe("fromBfclFunction", () => {
   it("maps dict, float, tuple and any to JSON Schema, through properties and items at any depth", () => {
@@ -56,6 +57,57 @@ describe("fromBfclFunction", () => {
     expect(Object.getOwnPropertyDescriptor(properties, "__proto__")?.value).toEqual({ type: "number" });
   });
 
+  it("moves an enum written on an array to its items, which is what it lists", async () => {
+    const fn = { name: "f", parameters: { type: "dict", properties: { metrics: { type: "array", items: { type: "string" }, enum: ["buzz", "reach"] }, pairs: { type: "tuple", enum: ["a"] } } } };
+    expect(fromBfclFunction(fn).parameters.properties).toEqual({
+      metrics: { type: "array", items: { type: "string", enum: ["buzz", "reach"] } },
+      pairs: { type: "array", items: { enum: ["a"] } },
+    });
+    const registry = new ToolRegistry().register(fromBfclFunction(fn), (args) => args);
+    expect(await registry.dispatch(toolCall("f", { metrics: ["buzz"] }))).toEqual({ metrics: ["buzz"] });
+  });
+
+  it("keeps an enum of arrays on the array, and an enum beside an items enum of its own", () => {
+    const fn = { name: "f", parameters: { type: "dict", properties: { a: { type: "array", enum: [["x", "y"]] }, b: { type: "array", items: { enum: ["x"] }, enum: ["y"] } } } };
+    expect(fromBfclFunction(fn).parameters.properties).toEqual({ a: { type: "array", enum: [["x", "y"]] }, b: { type: "array", items: { enum: ["x"] }, enum: ["y"] } });
+  });
+
+  it("reads default: null on an optional parameter as Python's None: the parameter accepts null, in its type and its enum", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "dict",
+        required: ["city"],
+        properties: {
+          city: { type: "string", default: null },
+          league: { type: "string", default: null },
+          unit: { type: "string", enum: ["c", "f"], default: null },
+          limit: { type: ["integer", "float"], default: null },
+          extra: { type: "any", default: null },
+          filter: { type: "dict", default: null, properties: { size: { type: "integer", default: null } } },
+        },
+      },
+    };
+    expect(fromBfclFunction(fn).parameters.properties).toEqual({
+      city: { type: "string", default: null },
+      league: { type: ["string", "null"], default: null },
+      unit: { type: ["string", "null"], enum: ["c", "f", null], default: null },
+      limit: { type: ["integer", "number", "null"], default: null },
+      extra: { default: null },
+      filter: { type: ["object", "null"], default: null, properties: { size: { type: ["integer", "null"], default: null } } },
+    });
+  });
+
+  it("keeps JSON Schema's strict reading of default: null with defaultNull: \"strict\", and refuses any other reading", async () => {
+    const fn = { name: "f", parameters: { type: "dict", properties: { league: { type: "string", default: null } } } };
+    expect(fromBfclFunction(fn, { defaultNull: "strict" }).parameters.properties).toEqual({ league: { type: "string", default: null } });
+    const strict = new ToolRegistry().register(fromBfclFunction(fn, { defaultNull: "strict" }), (args) => args);
+    expect(await rejectionOf(strict.dispatch(toolCall("f", { league: null })))).toBeInstanceOf(ToolArgumentsValidationError);
+    const nullable = new ToolRegistry().register(fromBfclFunction(fn), (args) => args);
+    expect(await nullable.dispatch(toolCall("f", { league: null }))).toEqual({ league: null });
+    expect(() => fromBfclFunction(fn, { defaultNull: "lenient" as never })).toThrow('defaultNull must be "nullable" or "strict", got "lenient"');
+  });
+
   it("refuses a function without a string name", () => {
     expect(thrownBy(() => fromBfclFunction({ description: "x" } as never))).toBeInstanceOf(TypeError);
   });
@@ -75,5 +127,5 @@ describe("parseJsonLines", () => {
 });
 
 describe("the project's BFCL-dialect fixtures", () => {
-  bfclSuite(BFCL_FIXTURES, { files: 1, distinct: 14, minimumAnswers: 14 });
+  bfclSuite(BFCL_FIXTURES, { files: 1, distinct: 16, minimumAnswers: 16 });
 });

@@ -67,10 +67,12 @@ describe("createMcpServer: tools/call", () => {
   });
 
   it("answers invalid arguments with isError and the model-facing text, without running the handler or echoing values", async () => {
-    const { registry, client, runs } = await served();
+    const { client, runs } = await served();
     const args = { path: "a.txt", offset: "-7" };
     const result = await client.callTool({ name: "read", arguments: args });
-    const expected = failureContent(await rejectionOf(registry.dispatch({ id: "local", name: "read", arguments: args })));
+    // A registry of its own: the served one would count this call as a repeat of the one before.
+    const { registry: fresh } = await served();
+    const expected = failureContent(await rejectionOf(fresh.dispatch({ id: "local", name: "read", arguments: args })));
     expect(expected).toContain('Invalid arguments for tool "read"');
     expect(result).toEqual({ content: [{ type: "text", text: expected }], isError: true });
     expect(JSON.stringify(result)).not.toContain("-7");

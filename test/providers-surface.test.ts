@@ -26,6 +26,12 @@ describe("the providers subpath", () => {
 });
 
 describe("layers", () => {
+  it("src/streaming imports nothing from the layers above it (registry, providers, mcp), and knows no provider", () => {
+    const imports = importsOf("streaming");
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter(([, from]) => /registry|providers|mcp|bfcl/.test(from))).toEqual([]);
+  });
+
   it("src/mcp imports nothing from src/providers", () => {
     const imports = importsOf("mcp");
     expect(imports.length).toBeGreaterThan(0);

@@ -19,7 +19,7 @@ describe("model-friendly repair", () => {
   it("is off by default: \"20\" stays an error", async () => {
     const { registry, handler } = registryWith();
     const error = await rejectionOf(registry.dispatch(toolCall("run", { count: "20" })));
-    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer"]);
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer (>= 1)"]);
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -62,7 +62,7 @@ describe("model-friendly repair", () => {
     const report = vi.fn();
     const { registry, handler } = registryWith(report);
     const error = await rejectionOf(registry.dispatch(toolCall("run", { count: "0" })));
-    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer"]);
+    expect((error as ToolArgumentsValidationError).issues).toEqual(["/count: must be integer (>= 1)"]);
     expect(report).not.toHaveBeenCalled();
     expect(handler).not.toHaveBeenCalled();
   });
@@ -84,6 +84,71 @@ describe("model-friendly repair", () => {
     const [repaired, clean] = await registry.dispatchAll([toolCall("run", { count: "2" }, "a"), toolCall("run", { count: 2 }, "b")]);
     expect(repaired).toEqual({ status: "ok", toolCallId: "a", toolName: "run", isError: false, value: { count: 2 }, repairs: [{ pointer: "/count", from: "string", to: "number" }] });
     expect(clean).toEqual({ status: "ok", toolCallId: "b", toolName: "run", isError: false, value: { count: 2 } });
+  });
+
+  describe("the shapes real models send", () => {
+    const search = Type.Object({
+      query: Type.String(),
+      filter: Type.Optional(Type.Object({ city: Type.String(), days: Type.Optional(Type.Integer()) })),
+      tags: Type.Optional(Type.Array(Type.String())),
+      limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    });
+
+    function searchRegistry(options: { maxArgumentBytes?: number } = {}) {
+      const reports: RepairReport[] = [];
+      const handler = vi.fn((args: unknown) => args);
+      const registry = new ToolRegistry({ ...options, onRepair: (report) => reports.push(report) }).register({ name: "search", description: "", parameters: search }, handler);
+      return { registry, reports, handler };
+    }
+
+    it("parses an object or array sent as JSON text, leaves out a null optional property, wraps a lone value, and reports each", async () => {
+      const { registry, reports } = searchRegistry();
+      const args = JSON.stringify({ query: "hotels", filter: JSON.stringify({ city: "Paris", days: 3 }), tags: "cheap", limit: null });
+      expect(await registry.dispatch(toolCall("search", args, "call_7"))).toEqual({ query: "hotels", filter: { city: "Paris", days: 3 }, tags: ["cheap"] });
+      expect(reports).toEqual([
+        {
+          toolName: "search",
+          toolCallId: "call_7",
+          repairs: [
+            { pointer: "/filter", from: "string", to: "object" },
+            { pointer: "/tags", from: "string", to: "array" },
+            { pointer: "/limit", from: "null", to: "omitted" },
+          ],
+        },
+      ]);
+    });
+
+    it("keeps the original issues when anything is still wrong after the repairs", async () => {
+      const { registry, reports, handler } = searchRegistry();
+      const error = await rejectionOf(registry.dispatch(toolCall("search", { query: 5, filter: '{"city":"Paris"}' })));
+      expect((error as ToolArgumentsValidationError).issues).toEqual(["/query: must be string", '/filter: must be object with properties "city", "days"']);
+      expect(reports).toEqual([]);
+      expect(handler).not.toHaveBeenCalled();
+    });
+
+    it("checks the repaired copy with the tool's own validator: a repair that breaks another rule of the schema saves nothing", async () => {
+      const linked = { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, dependentRequired: { a: ["b"] } } as never;
+      const report = vi.fn();
+      const registry = new ToolRegistry({ onRepair: report }).register({ name: "linked", description: "", parameters: linked }, () => 1);
+      const error = await rejectionOf(registry.dispatch(toolCall("linked", { a: 1, b: null })));
+      expect((error as ToolArgumentsValidationError).issues).toEqual(["/b: must be integer"]);
+      expect(report).not.toHaveBeenCalled();
+    });
+
+    it("honours maxArgumentBytes for JSON text inside object arguments: a longer text is never parsed", async () => {
+      const { registry, reports } = searchRegistry({ maxArgumentBytes: 1024 });
+      const tags = JSON.stringify(Array.from({ length: 400 }, (_, index) => `t${index}`));
+      expect(await rejectionOf(registry.dispatch(toolCall("search", { query: "q", tags })))).toBeInstanceOf(ToolArgumentsValidationError);
+      expect(reports).toEqual([]);
+      const short = JSON.stringify(["a", "b"]);
+      expect(await registry.dispatch(toolCall("search", { query: "q", tags: short }))).toEqual({ query: "q", tags: ["a", "b"] });
+    });
+
+    it("never puts a value in a report: pointers and JSON types only", async () => {
+      const { registry, reports } = searchRegistry();
+      await registry.dispatch(toolCall("search", { query: "q", filter: '{"city":"secret-city-42"}', tags: "secret-tag-42" }));
+      expect(JSON.stringify(reports)).not.toContain("secret");
+    });
   });
 
   it("refuses an onRepair option that is not a function, naming it", () => {

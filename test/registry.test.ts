@@ -145,6 +145,14 @@ describe("ToolRegistry.dispatch", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("lists issues in the order the schema declares its parameters, whatever order the model wrote them in", async () => {
+    const registry = new ToolRegistry().register({ name: "add", description: "Add", parameters: Type.Object({ a: Type.Number(), b: Type.Number() }) }, ({ a, b }) => a + b);
+    const error = (await rejectionOf(registry.dispatch(toolCall("add", '{"b":"2","a":"2.5"}')))) as ToolArgumentsValidationError;
+    expect(error.issues).toEqual(["/a: must be number", "/b: must be number"]);
+    const missing = (await rejectionOf(registry.dispatch(toolCall("add", { a: "2.5" })))) as ToolArgumentsValidationError;
+    expect(missing.issues).toEqual(["/a: must be number", "/b: must have required properties b (expected number)"]);
+  });
+
   it("rejects invalid JSON text without running the handler", async () => {
     const handler = vi.fn(() => 1);
     const registry = new ToolRegistry().register(readTool, handler);

@@ -1,7 +1,8 @@
-import { Ajv } from "ajv";
+import { isDeepStrictEqual } from "node:util";
+import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
+import { type ArgumentRepair, ToolArgumentsValidationError, Type, validateToolArguments, type TSchema } from "../src/index.js";
 import { repairArguments } from "../src/validation/repair.js";
 import { thrownBy } from "./support/fixtures.js";
 
@@ -168,81 +169,307 @@ describe("repairArguments: purity and reports", () => {
   });
 });
 
-describe("repairArguments: invariants", () => {
+describe("repairArguments: a string holding JSON", () => {
   const schema = Type.Object({
-    count: Type.Integer(),
-    ratio: Type.Optional(Type.Number()),
-    flag: Type.Optional(Type.Boolean()),
-    mode: Type.Optional(Type.Union([Type.Literal("auto"), Type.Integer()])),
-    tags: Type.Optional(Type.Array(Type.Union([Type.Number(), Type.Boolean()]))),
-    nested: Type.Optional(Type.Object({ n: Type.Integer(), label: Type.Optional(Type.String()) })),
-  });
-  const ajv = new Ajv({ strict: false });
-  const valid = ajv.compile(JSON.parse(JSON.stringify(schema)));
-  const leaf = fc.oneof(
-    fc.integer().map(String),
-    fc.double({ noNaN: true }).map(String),
-    fc.constantFrom("true", "false", "yes", " 1", "", "auto", "1e400", "2.0"),
-    fc.integer(),
-    fc.boolean(),
-    fc.string(),
-    fc.constant(null),
-  );
-  const value = fc.record(
-    { count: leaf, ratio: leaf, flag: leaf, mode: leaf, tags: fc.array(leaf, { maxLength: 4 }), nested: fc.record({ n: leaf, label: leaf }, { requiredKeys: [] }) },
-    { requiredKeys: [] },
-  );
-
-  it("changes only the reported values, each a string turned into the number or boolean it spells", () => {
-    fc.assert(
-      fc.property(value, (input) => {
-        const before = structuredClone(input);
-        const { value: after, repairs } = repairArguments(schema, input);
-        expect(input).toEqual(before);
-        const expected = structuredClone(before) as Record<string, unknown>;
-        for (const { pointer, from, to } of repairs) {
-          const original = at(before, pointer);
-          const now = at(after, pointer);
-          expect(from).toBe("string");
-          expect(typeof original).toBe("string");
-          expect(typeof now).toBe(to);
-          expect(to === "boolean" ? String(now) === original : Number(original) === now).toBe(true);
-          put(expected, pointer, now);
-        }
-        expect(after).toEqual(expected);
-      }),
-      { numRuns: 500 },
-    );
+    filter: Type.Optional(Type.Object({ city: Type.String(), days: Type.Optional(Type.Integer()) })),
+    tags: Type.Optional(Type.Array(Type.String())),
+    text: Type.Optional(Type.String()),
+    either: Type.Optional(Type.Union([Type.String(), Type.Object({ a: Type.Integer() })])),
   });
 
-  it("repairs nothing in arguments the schema already accepts (Ajv as oracle)", () => {
-    // Mostly well-typed values, with strings where the schema allows them ("auto", labels).
-    const validish = fc.record(
-      {
-        count: fc.integer(),
-        ratio: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), leaf),
-        flag: fc.oneof(fc.boolean(), leaf),
-        mode: fc.oneof(fc.constant("auto"), fc.integer(), leaf),
-        tags: fc.array(fc.oneof(fc.integer(), fc.boolean(), leaf), { maxLength: 3 }),
-        nested: fc.record({ n: fc.integer(), label: fc.oneof(fc.integer().map(String), fc.constantFrom("true", "20"), fc.string()) }, { requiredKeys: ["n"] }),
-      },
-      { requiredKeys: ["count"] },
-    );
-    let accepted = 0;
-    fc.assert(
-      fc.property(validish, (input) => {
-        if (!valid(input)) return;
-        accepted++;
-        expect(repairArguments(schema, input)).toEqual({ value: input, repairs: [] });
-      }),
-      { numRuns: 500 },
-    );
-    expect(accepted).toBeGreaterThan(50);
+  it("becomes the object or array it holds where the schema refuses the string and accepts the parsed value", () => {
+    expect(repairArguments(schema, { filter: '{"city":"Paris","days":3}', tags: ' ["a", "b"]\n' })).toEqual({
+      value: { filter: { city: "Paris", days: 3 }, tags: ["a", "b"] },
+      repairs: [
+        { pointer: "/filter", from: "string", to: "object" },
+        { pointer: "/tags", from: "string", to: "array" },
+      ],
+    });
+  });
+
+  it("leaves a string the schema accepts, even one that holds JSON", () => {
+    expect(repairArguments(schema, { text: '{"a":1}', either: '{"a":1}' }).repairs).toEqual([]);
+  });
+
+  it("leaves text whose parsed value the schema refuses, and text that is not JSON", () => {
+    expect(repairArguments(schema, { filter: '{"city":5}' }).repairs).toEqual([]);
+    expect(repairArguments(schema, { filter: '{"city":"Paris",}' }).repairs).toEqual([]);
+    // Nor is a string that looks like a JSON array a lone string for a list of strings.
+    expect(repairArguments(schema, { tags: "[a, b]" }).repairs).toEqual([]);
+  });
+
+  it("takes the parsed value as it is: a mistake inside it is not repaired as well", () => {
+    expect(repairArguments(schema, { filter: '{"city":"Paris","days":"3"}' }).repairs).toEqual([]);
+  });
+
+  it("parses at most maxParseBytes of UTF-8 in all, counting every text it reads", () => {
+    const two = Type.Object({ a: Type.Array(Type.Integer()), b: Type.Array(Type.Integer()) });
+    const text = `[${"1,".repeat(20)}1]`; // 43 bytes
+    expect(repairArguments(two, { a: text, b: text }, { maxParseBytes: 86 }).repairs).toHaveLength(2);
+    expect(repairArguments(two, { a: text, b: text }, { maxParseBytes: 85 }).repairs).toEqual([{ pointer: "/a", from: "string", to: "array" }]);
+    expect(repairArguments(two, { a: text, b: text }, { maxParseBytes: 42 }).repairs).toEqual([]);
+    // Multi-byte characters count as their UTF-8 bytes: "é" is two.
+    expect(repairArguments(Type.Object({ a: Type.Array(Type.String()) }), { a: '["é"]' }, { maxParseBytes: 5 }).repairs).toEqual([]);
+    expect(repairArguments(Type.Object({ a: Type.Array(Type.String()) }), { a: '["é"]' }, { maxParseBytes: 6 }).repairs).toHaveLength(1);
+  });
+
+  it("never parses text that nests deeper than the library walks values", () => {
+    const any = { type: "object", properties: { deep: { type: "array" } } };
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    expect(repairArguments(any, { deep: nested(255) }).repairs).toHaveLength(1);
+    expect(repairArguments(any, { deep: nested(256) }).repairs).toEqual([]);
+    expect(repairArguments(any, { deep: nested(100_000) }).repairs).toEqual([]);
   });
 });
 
+describe("repairArguments: null for an optional property", () => {
+  const schema = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer()), note: Type.Optional(Type.Union([Type.String(), Type.Null()])) });
+
+  it("leaves the property out, and reports it as omitted", () => {
+    expect(repairArguments(schema, { path: "a", offset: null })).toEqual({ value: { path: "a" }, repairs: [{ pointer: "/offset", from: "null", to: "omitted" }] });
+  });
+
+  it("keeps null for a required property, for a property whose schema accepts null, and for an undeclared one", () => {
+    expect(repairArguments(schema, { path: null }).repairs).toEqual([]);
+    expect(repairArguments(schema, { path: "a", note: null }).repairs).toEqual([]);
+    expect(repairArguments(Type.Object({ a: Type.String() }, { additionalProperties: Type.String() }), { a: "x", b: null }).repairs).toEqual([]);
+  });
+
+  it("keeps null for a property an allOf branch requires", () => {
+    const both = Type.Intersect([Type.Object({ a: Type.Optional(Type.Integer()) }), Type.Object({ a: Type.Integer() })]);
+    expect(repairArguments(both, { a: null }).repairs).toEqual([]);
+  });
+});
+
+describe("repairArguments: a lone value for a list", () => {
+  const schema = Type.Object({
+    tags: Type.Optional(Type.Array(Type.String())),
+    points: Type.Optional(Type.Array(Type.Object({ x: Type.Number() }))),
+    pair: Type.Optional(Type.Array(Type.Integer(), { minItems: 2 })),
+    ids: Type.Optional(Type.Array(Type.Integer())),
+  });
+
+  it("becomes a one-element array where the items accept it and the schema refuses it", () => {
+    expect(repairArguments(schema, { tags: "urgent", points: { x: 1 } })).toEqual({
+      value: { tags: ["urgent"], points: [{ x: 1 }] },
+      repairs: [
+        { pointer: "/tags", from: "string", to: "array" },
+        { pointer: "/points", from: "object", to: "array" },
+      ],
+    });
+  });
+
+  it("stays as it is when the array would still be refused, when it is null, or when the items refuse it", () => {
+    expect(repairArguments(schema, { pair: 1 }).repairs).toEqual([]);
+    expect(repairArguments(schema, { ids: "5" }).repairs).toEqual([]);
+    expect(repairArguments(Type.Object({ tags: Type.Array(Type.Union([Type.String(), Type.Null()])) }), { tags: null }).repairs).toEqual([]);
+    expect(repairArguments(Type.Object({ tags: Type.Union([Type.String(), Type.Array(Type.String())]) }), { tags: "a" }).repairs).toEqual([]);
+  });
+
+  it("reads a string that holds a JSON array as that array, never as a lone string", () => {
+    expect(repairArguments(schema, { tags: '["a","b"]' }).value).toEqual({ tags: ["a", "b"] });
+  });
+
+  it("stops testing once its step budget is spent, and repairs nothing it could not test", () => {
+    // Twenty nested `not`s cost about twenty steps per test: 5,000 tests cost more than a few steps per node.
+    let costly: unknown = { type: "integer" };
+    for (let index = 0; index < 20; index++) costly = { not: { not: costly } };
+    const lists = { type: "object", properties: { rows: { type: "array", items: { type: "array", items: costly } } } };
+    const { repairs } = repairArguments(lists, { rows: Array.from({ length: 5_000 }, (_, index) => index) });
+    expect(repairs.length).toBeGreaterThan(0);
+    expect(repairs.length).toBeLessThan(5_000);
+  });
+});
+
+describe("repairArguments: unions", () => {
+  it("walks into a union's object branch only when every other branch's type excludes objects", () => {
+    const loose = { type: "object", properties: { v: { anyOf: [{ type: "object", properties: { n: { type: "integer" } } }, { required: ["n"] }] } } };
+    expect(repairArguments(loose, { v: { n: "1" } }).repairs).toEqual([]);
+    const nullable = Type.Object({ v: Type.Union([Type.Object({ n: Type.Integer() }), Type.Null()]) });
+    expect(repairArguments(nullable, { v: { n: "1" } }).value).toEqual({ v: { n: 1 } });
+  });
+});
+
+/**
+ * Random schemas of the shapes tool parameters take (an object of properties: scalars with
+ * constraints, enums, arrays, nested objects, nullable unions), and values near them: valid ones
+ * and the mistakes the rules repair (numbers and booleans as text, objects and arrays as JSON
+ * text, null for optional properties, lone values), mixed with anything else.
+ */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type RandomSchema = Record<string, unknown>;
+
+const leafSchema: fc.Arbitrary<RandomSchema> = fc.oneof(
+  fc.record({ type: fc.constantFrom("string", "integer", "number", "boolean") }),
+  fc.record({ type: fc.constant("integer"), minimum: fc.integer({ min: -3, max: 3 }) }),
+  fc.record({ type: fc.constant("string"), minLength: fc.nat(2), pattern: fc.constantFrom("^a", "b$") }, { requiredKeys: ["type"] }),
+  fc.record({ type: fc.constant("string"), enum: fc.uniqueArray(fc.constantFrom("a", "b", "[1]", "{}"), { minLength: 1, maxLength: 3 }) }),
+);
+const propertySchema: fc.Arbitrary<RandomSchema> = fc.letrec<{ node: RandomSchema }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", maxDepth: 3 },
+    leafSchema,
+    fc.record({ type: fc.constant("array"), items: tie("node"), minItems: fc.nat(2), maxItems: fc.integer({ min: 1, max: 4 }) }, { requiredKeys: ["type", "items"] }),
+    fc
+      .record({ properties: fc.dictionary(fc.constantFrom("a", "b"), tie("node"), { maxKeys: 2 }), required: fc.subarray(["a", "b"]) })
+      .map(({ properties, required }) => ({ type: "object", properties, required: required.filter((name) => name in properties) })),
+    tie("node").map((node) => ({ anyOf: [node, { type: "null" }] })),
+  ),
+})).node;
+const rootSchema = fc
+  .record({ properties: fc.dictionary(fc.constantFrom("p", "q", "r"), propertySchema, { minKeys: 1, maxKeys: 3 }), required: fc.subarray(["p", "q", "r"]) })
+  .map(({ properties, required }): RandomSchema => ({ type: "object", properties, required: required.filter((name) => name in properties) }));
+
+function near(schema: unknown, root = false): fc.Arbitrary<Json> {
+  const node = (schema ?? {}) as RandomSchema;
+  const anything = fc.oneof(fc.constantFrom<Json>(null, "x", 1, true, [], {}), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>);
+  // Mostly what the schema wants, often one of the mistakes the rules repair, sometimes anything.
+  const mostly = (valid: fc.Arbitrary<Json>, ...others: Array<fc.Arbitrary<Json>>) =>
+    fc.oneof({ arbitrary: valid, weight: 3 }, ...others.map((arbitrary) => ({ arbitrary, weight: 1 })));
+  if (Array.isArray(node.anyOf)) return mostly(near(node.anyOf[0]), anything);
+  if (Array.isArray(node.enum)) return mostly(fc.constantFrom(...(node.enum as Json[])), anything);
+  switch (node.type) {
+    case "integer":
+    case "number":
+      return mostly(fc.integer({ min: -5, max: 5 }), fc.integer({ min: -5, max: 5 }).map(String), fc.constantFrom(0.5, "0.5", " 1"), anything);
+    case "boolean":
+      return mostly(fc.boolean(), fc.constantFrom("true", "false", "yes"), anything);
+    case "string":
+      return mostly(fc.constantFrom("a", "ab", "b", "", "[1]", '{"a":1}', "1"), anything);
+    case "array": {
+      const items = fc.array(near(node.items), { maxLength: 3 });
+      return mostly(items, items.map((list) => JSON.stringify(list)), near(node.items), near(node.items), anything);
+    }
+    case "object": {
+      const properties = (node.properties ?? {}) as Record<string, unknown>;
+      const object = fc.record(Object.fromEntries(Object.entries(properties).map(([name, subschema]) => [name, mostly(near(subschema), fc.constant(null))])), { requiredKeys: [] }) as fc.Arbitrary<Json>;
+      return root ? object : mostly(object, object.map((value) => JSON.stringify(value)), anything);
+    }
+    default:
+      return anything;
+  }
+}
+
+const cases = rootSchema.chain((schema) => fc.tuple(fc.constant(schema), near(schema, true)));
+
+describe("repairArguments: properties on random schemas and values (Ajv as oracle)", () => {
+  const ajv = new Ajv({ strict: false });
+  // Compiling is the costly part: one validator per distinct schema text.
+  const compiled = new Map<string, ValidateFunction>();
+  const check = (schema: unknown, value: unknown): boolean => {
+    const text = JSON.stringify(schema);
+    let validate = compiled.get(text);
+    if (validate === undefined) compiled.set(text, (validate = ajv.compile(schema as object)));
+    return validate(value);
+  };
+  const runs = { numRuns: Number(process.env.FUZZ_RUNS ?? 300), seed: 20261216 };
+
+  it("never changes a value the schema accepts: the same object comes back, with no repairs", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(cases, ([schema, value]) => {
+        if (!check(schema, value)) return;
+        accepted++;
+        const result = repairArguments(schema, value);
+        expect(result.repairs).toEqual([]);
+        expect(result.value).toBe(value);
+      }),
+      runs,
+    );
+    expect(accepted).toBeGreaterThan(30);
+  });
+
+  /** Every case's repairs, each with what the oracle needs to judge it: the value before and after, its schema and its parent's. */
+  function eachRepair(onRepair: (repair: Judged) => void): void {
+    fc.assert(
+      fc.property(cases, ([schema, value]) => {
+        const before = structuredClone(value);
+        const { value: after, repairs } = repairArguments(schema, value);
+        expect(value).toEqual(before);
+        const expected = structuredClone(before);
+        for (const repair of repairs) {
+          const { pointer, to } = repair;
+          const judged: Judged = {
+            ...repair,
+            original: at(before, pointer),
+            now: to === "omitted" ? undefined : at(after, pointer),
+            subschema: subschemaAt(schema, pointer),
+            parent: subschemaAt(schema, pointer.split("/").slice(0, -1).join("/")) as RandomSchema,
+          };
+          expect(judged.subschema, `a repair at ${pointer} where no subschema applies`).toBeDefined();
+          // Every rule repairs only a value the schema at its pointer refuses.
+          expect(check(judged.subschema, judged.original)).toBe(false);
+          onRepair(judged);
+          if (to === "omitted") remove(expected, pointer);
+          else put(expected, pointer, judged.now);
+        }
+        // Nothing changes that is not reported.
+        expect(after).toEqual(expected);
+      }),
+      runs,
+    );
+  }
+
+  it("rule 1 turns only a refused string into the number or boolean it spells", () => {
+    let fired = 0;
+    eachRepair(({ from, to, original, now }) => {
+      if (to !== "number" && to !== "boolean") return;
+      fired++;
+      expect(from).toBe("string");
+      expect(to === "boolean" ? String(now) === original : Number(original) === now).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 2 turns only a refused string into the object or array it holds, and only when the schema accepts that", () => {
+    let fired = 0;
+    eachRepair(({ from, to, original, now, subschema }) => {
+      if (from !== "string" || (to !== "object" && to !== "array") || isDeepStrictEqual(now, [original])) return;
+      fired++;
+      expect(now).toEqual(JSON.parse(original as string));
+      expect(check(subschema, now)).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 3 leaves out only a null the schema refuses, of a property its object does not require", () => {
+    let fired = 0;
+    eachRepair(({ from, to, pointer, original, parent }) => {
+      if (to !== "omitted") return;
+      fired++;
+      expect(from).toBe("null");
+      expect(original).toBeNull();
+      expect(parent.required ?? []).not.toContain(lastSegment(pointer));
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rule 4 wraps only a refused lone value, never null nor a string that looks like JSON, and only when the schema accepts the array", () => {
+    let fired = 0;
+    eachRepair(({ to, original, now, subschema }) => {
+      if (to !== "array" || !isDeepStrictEqual(now, [original])) return;
+      fired++;
+      expect(original).not.toBeNull();
+      if (typeof original === "string") expect(original.trim()).not.toMatch(/^(\{[^]*\}|\[[^]*\])$/);
+      expect(check(subschema, now)).toBe(true);
+    });
+    expect(fired).toBeGreaterThanOrEqual(5);
+  });
+});
+
+interface Judged extends ArgumentRepair {
+  readonly original: unknown;
+  readonly now: unknown;
+  readonly subschema: unknown;
+  readonly parent: RandomSchema;
+}
+
 function segments(pointer: string): string[] {
-  return pointer === "/" ? [] : pointer.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === "/" || pointer === "" ? [] : pointer.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function lastSegment(pointer: string): string {
+  return segments(pointer).at(-1)!;
 }
 
 function at(root: unknown, pointer: string): unknown {
@@ -251,6 +478,23 @@ function at(root: unknown, pointer: string): unknown {
 
 function put(root: unknown, pointer: string, value: unknown): void {
   const path = segments(pointer);
-  const parent = at(root, `/${path.slice(0, -1).join("/")}`.replace(/^\/$/, "/")) as Record<string, unknown>;
+  const parent = path.slice(0, -1).reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], root) as Record<string, unknown>;
   parent[path.at(-1)!] = value;
+}
+
+function remove(root: unknown, pointer: string): void {
+  const path = segments(pointer);
+  const parent = path.slice(0, -1).reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], root) as Record<string, unknown>;
+  delete parent[path.at(-1)!];
+}
+
+/** The subschema of the random grammar at a pointer: properties and items, through a nullable union's first branch. */
+function subschemaAt(schema: unknown, pointer: string): unknown {
+  let node = schema as RandomSchema | undefined;
+  for (const segment of segments(pointer)) {
+    if (node !== undefined && Array.isArray(node.anyOf)) node = node.anyOf[0] as RandomSchema;
+    if (node === undefined) return undefined;
+    node = node.type === "array" ? (node.items as RandomSchema) : ((node.properties as Record<string, RandomSchema> | undefined)?.[segment] ?? undefined);
+  }
+  return node;
 }

@@ -80,7 +80,7 @@ describe("plain JSON Schema objects are first-class", () => {
     const registry = new ToolRegistry().register({ name: "read", description: "", parameters: schema as unknown as TSchema }, (args) => args);
     expect(await registry.dispatch(toolCall("read", { path: "a", lines: 2 }))).toEqual({ path: "a", lines: 2 });
     const error = await rejectionOf(registry.dispatch(toolCall("read", '{"path":"a","lines":"2","extra":true}')));
-    expect((error as { issues: string[] }).issues).toEqual(expect.arrayContaining(["/lines: must be integer"]));
+    expect((error as { issues: string[] }).issues).toEqual(expect.arrayContaining(["/lines: must be integer (>= 1)"]));
     expect((error as { issues: string[] }).issues.some((issue) => issue.startsWith("/extra"))).toBe(true);
   });
 });

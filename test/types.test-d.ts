@@ -1,7 +1,22 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
-import { ToolRegistry, Type, toolContent, validateToolArguments, parseToolArguments, type ApprovalRequest, type ReuseKind, type Static, type ToolDefinition, type ToolContext } from "../src/index.js";
+import {
+  ToolArgumentsValidationError,
+  ToolRegistry,
+  Type,
+  toolContent,
+  validateToolArguments,
+  parseToolArguments,
+  type ApprovalRequest,
+  type ArgumentRepair,
+  type FailureStats,
+  type JsonTypeName,
+  type ReuseKind,
+  type Static,
+  type ToolDefinition,
+  type ToolContext,
+} from "../src/index.js";
 
 // These tests run in the type checker (`tsc` in `npm test`); a wrong inference fails the build.
 const parameters = Type.Object({
@@ -89,5 +104,20 @@ describe("governed execution types", () => {
     const [result] = await new ToolRegistry().dispatchAll([]);
     if (result?.status === "approval-required") expectTypeOf(result.request).toEqualTypeOf<ApprovalRequest>();
     if (result?.status === "ok") expectTypeOf(result.reused).toEqualTypeOf<ReuseKind | undefined>();
+  });
+});
+
+describe("repair reports and failure figures", () => {
+  it("names JSON types in a repair, and omitted as what a null became", () => {
+    expectTypeOf<ArgumentRepair["from"]>().toEqualTypeOf<JsonTypeName>();
+    expectTypeOf<ArgumentRepair["to"]>().toEqualTypeOf<JsonTypeName | "omitted">();
+    // @ts-expect-error "undefined" is not a JSON type
+    const wrong: ArgumentRepair = { pointer: "/a", from: "undefined", to: "omitted" };
+    void wrong;
+  });
+
+  it("gives failureStats its two figures, and repeats on the validation error", () => {
+    expectTypeOf(new ToolRegistry().failureStats()).toEqualTypeOf<FailureStats>();
+    expectTypeOf<ToolArgumentsValidationError["repeats"]>().toEqualTypeOf<number>();
   });
 });

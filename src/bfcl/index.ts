@@ -1,2 +1,2 @@
 export { fromBfclFunction, parseJsonLines } from "./bfcl.js";
-export type { BfclFunction } from "./bfcl.js";
+export type { BfclFunction, BfclOptions } from "./bfcl.js";

@@ -8,9 +8,13 @@ import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
 import type { ToolPolicy } from "../policy/policy.js";
+import type { RefusedTool, RepeatedFailures } from "./repeated-failures.js";
 
-/** A tool as the registry holds it: its frozen definition (with the schema's private snapshot) and its handler. */
-export interface RegisteredTool {
+/**
+ * A tool as the registry holds it: its frozen definition (with the schema's private snapshot), its
+ * handler, and its last refusal until its arguments next pass.
+ */
+export interface RegisteredTool extends RefusedTool {
   readonly name: string;
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<TSchema>;
@@ -39,6 +43,8 @@ export interface PrepareContext {
   readonly maxArgumentBytes: number;
   /** Set when repair is on: told of each repaired call before it runs. */
   readonly onRepair: ((report: RepairReport) => void) | undefined;
+  /** Recognises and counts refusals that repeat the tool's last one. */
+  readonly failures: RepeatedFailures;
 }
 
 /** What a registry's `onRepair` callback receives for each repaired call. */
@@ -50,10 +56,26 @@ export interface RepairReport {
 }
 
 /**
+ * The tool a call names, if this dispatch may run it.
+ * @param allowed which registered tools this dispatch may run (all when unset): the others are
+ * refused, and never named in suggestions
+ * @throws UnknownToolError when no tool has the call's name, with the close names and the registered ones
+ * @throws ToolNotAllowedError when the tool is registered but not allowed
+ */
+export function lookUpTool(fields: Pick<CallFields, "name" | "shownName">, context: Pick<PrepareContext, "tools">, allowed?: (toolName: string) => boolean): RegisteredTool {
+  const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
+  if (tool !== undefined && (allowed === undefined || allowed(tool.name))) return tool;
+  const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
+  if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
+  throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
+}
+
+/**
  * The prepare step of a dispatch, synchronous: look-up by name, a private value of the
  * arguments (a copy, or a parse of JSON text under `maxArgumentBytes`), a strict check, and,
  * when repair is on and the check fails, an unambiguous repair checked again. Every gate comes
  * before the check, so only a value that passed them all may be repaired.
+ * A refusal that repeats the tool's last one (same arguments, same issues) counts its `repeats`.
  * @param allowed which registered tools this dispatch may run (all when unset): the others are
  * refused, and never named in suggestions
  * @throws UnknownToolError when no tool has the call's name
@@ -62,36 +84,44 @@ export interface RepairReport {
  * @throws ToolDefinitionError when the tool's schema cannot compile
  */
 export function prepareCall(fields: CallFields, context: PrepareContext, allowed?: (toolName: string) => boolean): PreparedCall {
-  const tool = fields.name === undefined ? undefined : context.tools.get(fields.name);
-  if (tool === undefined || (allowed !== undefined && !allowed(tool.name))) {
-    const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
-    if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
-    throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
-  }
+  const tool = lookUpTool(fields, context, allowed);
   const validator = context.validator(tool);
   const raw = fields.arguments;
-  if (raw === UNREADABLE) throw new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]);
+  if (raw === UNREADABLE) throw refused(context, tool, raw, undefined, new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
   let value: object;
   let outcome: CheckOutcome;
   const fused = validator.fused;
-  if (typeof raw !== "string" && fused !== undefined) {
-    // One pass copies and checks; what it left unchecked, the compiled check decides on the copy.
-    const state: FusedState = { invalid: false, unchecked: false };
-    value = fusedPrivateCopy(tool.name, fused, raw, state);
-    outcome = state.invalid ? CheckOutcome.Invalid : state.unchecked ? checkValue(validator, value) : CheckOutcome.Valid;
-  } else {
-    value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
-    outcome = checkValue(validator, value);
+  try {
+    if (typeof raw !== "string" && fused !== undefined) {
+      // One pass copies and checks; what it left unchecked, the compiled check decides on the copy.
+      const state: FusedState = { invalid: false, unchecked: false };
+      value = fusedPrivateCopy(tool.name, fused, raw, state);
+      outcome = state.invalid ? CheckOutcome.Invalid : state.unchecked ? checkValue(validator, value) : CheckOutcome.Valid;
+    } else {
+      value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
+      outcome = checkValue(validator, value);
+    }
+  } catch (error) {
+    throw error instanceof ToolArgumentsValidationError ? refused(context, tool, raw, undefined, error) : error;
   }
-  if (outcome === CheckOutcome.Valid) return { tool, toolCallId: fields.id, args: value, repairs: undefined };
+  if (outcome === CheckOutcome.Valid) {
+    if (tool.lastRefusal !== undefined) context.failures.forget(tool);
+    return { tool, toolCallId: fields.id, args: value, repairs: undefined };
+  }
   if (outcome === CheckOutcome.Invalid && context.onRepair !== undefined) {
-    const repaired = repairAndCheck(validator, tool.definition.parameters, value);
+    const repaired = repairAndCheck(validator, tool.definition.parameters, value, context.maxArgumentBytes);
     if (repaired !== undefined) {
       const repairs = Object.freeze(repaired.repairs);
+      context.failures.forget(tool);
       context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
       return { tool, toolCallId: fields.id, args: repaired.value, repairs };
     }
   }
   // Explained only now, when nothing can save the call: the explanation is the costly part of a refusal.
-  throw refusal(tool.name, validator, value, outcome);
+  throw refused(context, tool, raw, value, refusal(tool.name, validator, value, outcome));
+}
+
+/** A refusal of the tool's arguments, as the failure memory sees it (counting a repeat). */
+function refused(context: PrepareContext, tool: RegisteredTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
+  return context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, error);
 }

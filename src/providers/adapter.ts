@@ -1,7 +1,8 @@
 import { checkRegistry } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { rememberModelNames } from "../text/model-names.js";
-import type { ToolCallContent, ToolResult } from "../types.js";
+import type { ToolCallContent, ToolCallDelta, ToolResult } from "../types.js";
+import type { DeltaContext, DeltasOptions } from "./deltas/context.js";
 import type { ProviderName } from "./errors.js";
 import { ToolNameMap } from "./names.js";
 import { checkAdapterOptions, checkToolsOptions } from "./options.js";
@@ -66,8 +67,9 @@ export interface ToolsOptions {
  * @typeParam TCall a tool call as the provider's SDK returns it
  * @typeParam TTool a tool as the provider's request takes it
  * @typeParam TResult the provider's answer to one tool call
+ * @typeParam TEvent an event of the provider SDK's streaming call
  */
-export interface ProviderAdapter<TCall, TTool, TResult> {
+export interface ProviderAdapter<TCall, TTool, TResult, TEvent = never> {
   /** The provider, as errors name it. */
   readonly provider: ProviderName;
   /** The name map of an adapter made with `names: "map"` (pass it to `failureContent`), else `undefined`. */
@@ -92,6 +94,15 @@ export interface ProviderAdapter<TCall, TTool, TResult> {
    * the value as text or JSON, or for a failure the text written for the model.
    */
   result(toolResult: ToolResult): TResult;
+  /**
+   * The tool calls of a streamed response, as they arrive: reads what the SDK's streaming
+   * call yields and returns the deltas `registry.dispatchStream` takes (one call's pieces share
+   * its `toolCallId`; names are mapped back to the registry's). `options.onEvent` gets every
+   * event of the stream as it passes, the model's text included. The stream is read as the
+   * deltas are, once.
+   * @throws TypeError at once when `options.onEvent` is not a function
+   */
+  deltas<TStreamEvent extends TEvent>(stream: AsyncIterable<TStreamEvent>, options?: DeltasOptions<TStreamEvent>): AsyncIterable<ToolCallDelta>;
 }
 
 /** What every adapter shares: its checked options, its name map, and how calls and tools are named. */
@@ -104,6 +115,8 @@ export interface AdapterBase {
   registryName(providerName: string): string;
   /** The call, remembering the name map (if any) so that text for the model uses the model's names. */
   toolCall(id: string, name: string, args: Record<string, unknown> | string): ToolCallContent;
+  /** What the stream readers need: names, and (for the OpenAI adapters, in strict mode) what `call()` does with a call's text. */
+  deltaContext(argumentsOf?: (toolName: string, text: string) => Record<string, unknown> | string): DeltaContext;
 }
 
 /**
@@ -116,6 +129,7 @@ export function adapterBase(registry: ToolRegistry, rule: ProviderRule, options:
   checkRegistry(registry);
   const checked = checkAdapterOptions(options, accepted, rule.maxTools);
   const nameMap = checked.names === "map" ? new ToolNameMap(registry) : undefined;
+  const registryName = nameMap === undefined ? (providerName: string) => providerName : (providerName: string) => nameMap.fromProviderName(providerName);
   return {
     nameMap,
     strict: checked.strict,
@@ -126,11 +140,12 @@ export function adapterBase(registry: ToolRegistry, rule: ProviderRule, options:
         nameMap,
         strict: checked.strict,
       }),
-    registryName: nameMap === undefined ? (providerName) => providerName : (providerName) => nameMap.fromProviderName(providerName),
+    registryName,
     toolCall: (id, name, args) => {
       const call: ToolCallContent = { type: "tool_call", id, name, arguments: args };
       if (nameMap !== undefined) rememberModelNames(call, nameMap);
       return call;
     },
+    deltaContext: (argumentsOf) => ({ registryName, dialect: { names: nameMap, argumentsOf } }),
   };
 }

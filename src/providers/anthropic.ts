@@ -4,6 +4,8 @@ import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
 import { ANTHROPIC_NAMES } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
+import { onEventOf } from "./deltas/context.js";
+import { type AnthropicStreamEvent, anthropicDeltas } from "./deltas/anthropic.js";
 import { resultText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import type { ProviderRule } from "./tools.js";
@@ -52,7 +54,7 @@ export interface AnthropicToolResult {
 }
 
 /** The Anthropic Messages adapter: what {@link anthropic} returns. */
-export type AnthropicAdapter = ProviderAdapter<AnthropicToolUseBlock, AnthropicTool, AnthropicToolResult>;
+export type AnthropicAdapter = ProviderAdapter<AnthropicToolUseBlock, AnthropicTool, AnthropicToolResult, AnthropicStreamEvent>;
 
 /**
  * The Anthropic Messages dialect of a registry:
@@ -73,6 +75,7 @@ export type AnthropicAdapter = ProviderAdapter<AnthropicToolUseBlock, AnthropicT
  */
 export function anthropic(registry: ToolRegistry, options?: AdapterOptions): AnthropicAdapter {
   const base = adapterBase(registry, RULE, options, ADAPTER_OPTIONS);
+  const deltaContext = base.deltaContext();
   return Object.freeze({
     provider: PROVIDER,
     nameMap: base.nameMap,
@@ -99,6 +102,7 @@ export function anthropic(registry: ToolRegistry, options?: AdapterOptions): Ant
       if (isError) block.is_error = true;
       return block;
     },
+    deltas: (stream, deltasOptions) => anthropicDeltas(stream, deltaContext, onEventOf(deltasOptions)),
   } satisfies AnthropicAdapter);
 }
 

@@ -35,6 +35,15 @@ export function openAIFunctionCall(provider: ProviderName, id: string, holder: u
   const name = base.registryName(stringField(provider, holder, "name"));
   const text = field(provider, holder, "arguments");
   if (typeof text !== "string") throw new ProviderFormatError(provider, `"${path}arguments" must be a string`);
+  return base.toolCall(id, name, openAICallArguments(name, text, base, registry));
+}
+
+/**
+ * The arguments of an OpenAI call as the adapter gives them to dispatch: the text parsed as
+ * {@link openAIArguments} does, and in strict mode without the nulls strict mode made the model
+ * send for optional properties (dropped against the tool's schema in `registry`).
+ */
+export function openAICallArguments(name: string, text: string, base: AdapterBase, registry: ToolRegistry): Record<string, unknown> | string {
   const args = openAIArguments(text);
   if (base.strict && typeof args !== "string") {
     try {
@@ -43,7 +52,7 @@ export function openAIFunctionCall(provider: ProviderName, id: string, holder: u
       // Too deep to walk: leave the arguments as they came; dispatch will report them.
     }
   }
-  return base.toolCall(id, name, args);
+  return args;
 }
 
 // Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.

@@ -5,6 +5,8 @@ import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
 import { GEMINI_NAMES } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
+import { onEventOf } from "./deltas/context.js";
+import { type GeminiStreamChunk, geminiDeltas } from "./deltas/gemini.js";
 import { notJsonMessage, resultText, valueText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
 import type { ProviderRule } from "./tools.js";
@@ -66,7 +68,7 @@ export interface GeminiFunctionResponsePart {
 }
 
 /** The Gemini adapter: what {@link gemini} returns. */
-export type GeminiAdapter = ProviderAdapter<GeminiFunctionCallPart | GeminiFunctionCall, GeminiTool, GeminiFunctionResponsePart>;
+export type GeminiAdapter = ProviderAdapter<GeminiFunctionCallPart | GeminiFunctionCall, GeminiTool, GeminiFunctionResponsePart, GeminiStreamChunk>;
 
 /**
  * The Gemini dialect of a registry:
@@ -94,6 +96,7 @@ export type GeminiAdapter = ProviderAdapter<GeminiFunctionCallPart | GeminiFunct
 export function gemini(registry: ToolRegistry, options?: AdapterOptions): GeminiAdapter {
   const base = adapterBase(registry, RULE, options, ADAPTER_OPTIONS);
   const nameMap = base.nameMap;
+  const deltaContext = base.deltaContext();
   return Object.freeze({
     provider: PROVIDER,
     nameMap,
@@ -121,6 +124,7 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
       if (!toolResult.toolCallId.startsWith(GENERATED_GEMINI_ID_PREFIX)) functionResponse.id = toolResult.toolCallId;
       return { functionResponse };
     },
+    deltas: (stream, deltasOptions) => geminiDeltas(stream, deltaContext, onEventOf(deltasOptions), GENERATED_GEMINI_ID_PREFIX),
   } satisfies GeminiAdapter);
 }
 

@@ -35,6 +35,12 @@ export type {
   GeminiFunctionResponseMedia,
 } from "./gemini.js";
 export type { ProviderAdapter, AdapterOptions, OpenAIAdapterOptions, ToolsOptions } from "./adapter.js";
+export type { DeltasOptions } from "./deltas/context.js";
+export type { OpenAIChatChunk, OpenAIChatToolCallDelta } from "./deltas/openai-chat.js";
+export type { OpenAIResponsesStreamEvent } from "./deltas/openai-responses.js";
+export type { AnthropicStreamEvent } from "./deltas/anthropic.js";
+export type { GeminiStreamChunk } from "./deltas/gemini.js";
+export type { ToolCallDelta } from "../types.js";
 export type { ToolNameMap } from "./names.js";
 export { ProviderNameError, ProviderSchemaError, ProviderFormatError, ProviderLimitError } from "./errors.js";
 export type { ProviderName } from "./errors.js";

@@ -1,7 +1,9 @@
 import type { ToolRegistry } from "../registry/registry.js";
 import { adapterBase, type OpenAIAdapterOptions, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, openAIFunctionCall, stringField } from "./calls.js";
+import { field, openAICallArguments, openAIFunctionCall, stringField } from "./calls.js";
+import { onEventOf } from "./deltas/context.js";
+import { type OpenAIChatChunk, openAIChatDeltas } from "./deltas/openai-chat.js";
 import { OPENAI_NAMES } from "./names.js";
 import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
 import { resultText } from "../text/result-text.js";
@@ -59,7 +61,7 @@ export interface OpenAIChatUserMessage {
 }
 
 /** The OpenAI Chat Completions adapter: what {@link openAIChat} returns. */
-export interface OpenAIChatAdapter extends ProviderAdapter<OpenAIChatToolCall, OpenAIChatTool, OpenAIChatToolMessage> {
+export interface OpenAIChatAdapter extends ProviderAdapter<OpenAIChatToolCall, OpenAIChatTool, OpenAIChatToolMessage, OpenAIChatChunk> {
   /**
    * The user message that carries the images and PDF documents of `toolResults` (each after a
    * line naming its tool call), since a Chat Completions tool message takes only text: an array
@@ -86,7 +88,12 @@ export interface OpenAIChatAdapter extends ProviderAdapter<OpenAIChatToolCall, O
  *   error flag: a failure's text says it. A tool message takes only text: for a
  *   `toolContent` result it holds the text items and a line saying that the images
  *   and PDF documents follow in the next user message, which `followUp(results)` makes;
- * - `followUp(results)`: that user message, when any result has images or documents.
+ * - `followUp(results)`: that user message, when any result has images or documents;
+ * - `deltas(stream)`: the tool calls of a streamed completion (the chunks
+ *   `chat.completions.create({ stream: true })` or `.stream()` yields) as the
+ *   deltas `registry.dispatchStream` takes. Chat Completions never says when one
+ *   call's arguments end: a call is done when its text is a complete JSON value
+ *   and the next call's first piece arrives, or when the choice finishes.
  * @throws TypeError when `registry` is not a ToolRegistry, or naming a bad option
  * @example
  * ```ts
@@ -98,6 +105,7 @@ export interface OpenAIChatAdapter extends ProviderAdapter<OpenAIChatToolCall, O
  */
 export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOptions): OpenAIChatAdapter {
   const base = adapterBase(registry, RULE, options, OPENAI_ADAPTER_OPTIONS);
+  const deltaContext = base.deltaContext(base.strict ? (name, text) => openAICallArguments(name, text, base, registry) : undefined);
   return Object.freeze({
     provider: PROVIDER,
     nameMap: base.nameMap,
@@ -125,6 +133,7 @@ export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOption
       }
       return content.length === 0 ? [] : [{ role: "user", content }];
     },
+    deltas: (stream, deltasOptions) => openAIChatDeltas(stream, deltaContext, onEventOf(deltasOptions)),
   } satisfies OpenAIChatAdapter);
 }
 

@@ -1,7 +1,9 @@
 import type { ToolRegistry } from "../registry/registry.js";
 import { adapterBase, type OpenAIAdapterOptions, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
-import { field, openAIFunctionCall, stringField } from "./calls.js";
+import { field, openAICallArguments, openAIFunctionCall, stringField } from "./calls.js";
+import { onEventOf } from "./deltas/context.js";
+import { type OpenAIResponsesStreamEvent, openAIResponsesDeltas } from "./deltas/openai-responses.js";
 import { OPENAI_NAMES } from "./names.js";
 import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
 import { resultText } from "../text/result-text.js";
@@ -47,7 +49,7 @@ export interface OpenAIResponsesOutput {
 }
 
 /** The OpenAI Responses adapter: what {@link openAIResponses} returns. */
-export type OpenAIResponsesAdapter = ProviderAdapter<OpenAIResponsesFunctionCall, OpenAIResponsesTool, OpenAIResponsesOutput>;
+export type OpenAIResponsesAdapter = ProviderAdapter<OpenAIResponsesFunctionCall, OpenAIResponsesTool, OpenAIResponsesOutput, OpenAIResponsesStreamEvent>;
 
 /**
  * The OpenAI Responses dialect of a registry:
@@ -70,6 +72,7 @@ export type OpenAIResponsesAdapter = ProviderAdapter<OpenAIResponsesFunctionCall
  */
 export function openAIResponses(registry: ToolRegistry, options?: OpenAIAdapterOptions): OpenAIResponsesAdapter {
   const base = adapterBase(registry, RULE, options, OPENAI_ADAPTER_OPTIONS);
+  const deltaContext = base.deltaContext(base.strict ? (name, text) => openAICallArguments(name, text, base, registry) : undefined);
   return Object.freeze({
     provider: PROVIDER,
     nameMap: base.nameMap,
@@ -84,6 +87,7 @@ export function openAIResponses(registry: ToolRegistry, options?: OpenAIAdapterO
       const output = items === undefined ? resultText(toolResult).text : items.length === 0 ? "" : items.map(responsesItem);
       return { type: "function_call_output", call_id: toolResult.toolCallId, output };
     },
+    deltas: (stream, deltasOptions) => openAIResponsesDeltas(stream, deltaContext, onEventOf(deltasOptions)),
   } satisfies OpenAIResponsesAdapter);
 }
 

@@ -50,7 +50,7 @@ export class ToolDefinitions {
     const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));
     const policy = toolPolicy(name, options, outputSchema);
     const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
-    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }) };
+    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }), lastRefusal: undefined };
   }
 
   /** The snapshot of an `outputSchema`, its problems marked as the output schema's. */

@@ -1,7 +1,8 @@
 import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { type CallFields, readCall } from "../dispatch/call-fields.js";
-import { type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
 import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
@@ -17,10 +18,13 @@ import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
 import { resultValue } from "../results/value.js";
+import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
+import { ArgumentStream, type ArgumentStreamOptions } from "../streaming/argument-stream.js";
+import { dispatchStream, type StreamDispatchContext } from "../streaming/stream-dispatch.js";
 import { deniedMessage } from "../text/denied.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, ToolCallContent, ToolDefinition, ToolDenial, ToolHandler, ToolResult } from "../types.js";
+import type { CacheStats, CompileStats, DispatchAllOptions, DispatchOptions, DispatchStreamOptions, FailureStats, ToolCallContent, ToolCallDelta, ToolDefinition, ToolDenial, ToolHandler, ToolResult, ToolStreamEvent } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
 import { type CacheKey, type CompiledValidator, DEFAULT_CACHE_SIZE, ValidatorCache } from "../validation/cache.js";
 import type { PrecompiledValidators } from "../validation/precompiled.js";
@@ -144,6 +148,7 @@ export class ToolRegistry {
   readonly #timeoutMs: number | undefined;
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
+  readonly #failures = new RepeatedFailures();
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
   readonly #tracker: ExecutionTracker;
@@ -172,6 +177,7 @@ export class ToolRegistry {
       validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
+      failures: this.#failures,
     };
     this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
     this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
@@ -218,6 +224,8 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
+    const tool = this.#tools.get(name);
+    if (tool !== undefined) this.#failures.forget(tool);
     const removed = this.#tools.delete(name);
     if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
     return removed;
@@ -278,6 +286,16 @@ export class ToolRegistry {
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */
   cacheStats(): CacheStats {
     return this.#validators.stats();
+  }
+
+  /**
+   * The calls refused for their arguments: `{ argumentFailures, repeatedFailures }`. A repeated
+   * failure is a tool refusing the same arguments (the same JSON text, or an equal object) with the
+   * same issues as its previous refusal, with no accepted call of the tool in between; its text for
+   * the model says so (see `ToolArgumentsValidationError.repeats`).
+   */
+  failureStats(): FailureStats {
+    return this.#failures.stats();
   }
 
   /**
@@ -355,6 +373,74 @@ export class ToolRegistry {
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
     return results;
+  }
+
+  /**
+   * A parser of one call's arguments as the model streams them, bound to the tool's schema:
+   * `push(delta)` returns the partial value and the problems already certain, `end()` the
+   * private checked copy `dispatch` would give the handler (or its error). Linear in the
+   * length of the text, however it is split.
+   * @typeParam TParameters the tool's schema type, for the type of the value (`registry.argumentStream<typeof parameters>("read")`)
+   * @throws UnknownToolError when no tool has this name
+   * @throws ToolDefinitionError when the tool's schema cannot compile
+   * @throws TypeError when `toolName` is not a string, or `options.toolCallId` is not one
+   */
+  argumentStream<TParameters extends TSchema = TSchema>(toolName: string, options?: ArgumentStreamOptions): ArgumentStream<Static<TParameters>> {
+    if (typeof toolName !== "string") throw new TypeError(`toolName must be a string, got ${describeOption(toolName)}`);
+    const toolCallId = options?.toolCallId ?? "";
+    if (typeof toolCallId !== "string") throw new TypeError(`toolCallId must be a string, got ${describeOption(toolCallId)}`);
+    return new ArgumentStream(this.#argumentReader(toolName, toolCallId, undefined));
+  }
+
+  #argumentReader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined, allowed?: (toolName: string) => boolean): ArgumentReader {
+    const tool = lookUpTool({ name: toolName, shownName: toolName }, this.#prepareContext, allowed);
+    return new ArgumentReader(tool, this.#prepareContext, { toolCallId, argumentsOf });
+  }
+
+  /**
+   * Runs a model's tool calls while it streams them: each call's arguments are checked as they
+   * arrive, and each call runs the moment its own arguments are complete, while the model is
+   * still streaming the next. Takes the deltas a provider adapter's `deltas(stream)` reads from
+   * the SDK's stream, and yields events as they happen: `tool-call-start` (an unknown tool fails
+   * here, before its arguments arrive), `tool-call-delta` (the partial value and the issues
+   * certain so far), `tool-call-invalid` (the call will not run), and `tool-result` (a
+   * {@link ToolResult}, as `dispatchAll` gives), in the order calls settle; `index` is each
+   * call's place in the stream. A call whose arguments were cut short fails with `/: arguments
+   * must be valid JSON`, and the others still run.
+   *
+   * Each call whose arguments are complete takes `dispatchAll`'s own path, with `dispatchAll`'s
+   * options (`concurrency`, `order`, `signal`, `allow`, `approvals`, `data`): allow-list,
+   * policies, approvals, hooks, observers and output checks apply as they do there. A tool the
+   * allow-list leaves out fails at its start, as an unknown one does.
+   *
+   * With `onInvalid: "abort"`, the first call certain to fail aborts `abortController`: pass its
+   * signal to the SDK's streaming call, and the model stops generating. The stream's own error
+   * (other than that abort) is thrown once every started call has its result.
+   * @throws TypeError before anything is read, when `deltas` is not iterable or an option is bad
+   * (`dispatchAll`'s, `onInvalid`, or `abortController`, required with `onInvalid: "abort"`)
+   */
+  dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallDelta>, options: DispatchStreamOptions = {}): AsyncIterable<ToolStreamEvent> {
+    const iterable = deltas as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined;
+    if (typeof iterable?.[Symbol.asyncIterator] !== "function" && typeof iterable?.[Symbol.iterator] !== "function") {
+      throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
+    }
+    options ??= {};
+    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
+    const approvals = checkApprovals(options.approvals);
+    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
+    const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
+    const abortController = options.abortController;
+    if (abortController !== undefined && !(abortController instanceof AbortController)) {
+      throw new TypeError(`abortController must be an AbortController, got ${describeOption(abortController)}`);
+    }
+    if (onInvalid === "abort" && abortController === undefined) throw new TypeError('abortController must be an AbortController when onInvalid is "abort", got undefined');
+    // Each call whose arguments are complete takes dispatchAll's own path, with this stream's options.
+    const context: StreamDispatchContext = {
+      reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf, run.allowed),
+      settle: (call) => this.#settle(call, run, undefined),
+    };
+    return dispatchStream(deltas, context, { concurrency, caller: run.caller, abortController, abortOnInvalid: onInvalid === "abort" });
   }
 
   /**

@@ -39,7 +39,8 @@ function describeFailure(error: unknown, names: ModelNames | undefined): string 
   const shown = names === undefined ? (name: string) => name : (name: string) => names.providerNameOf(name) ?? name;
   const sent = names === undefined ? (name: string) => name : (name: string) => names.toProviderName(name);
   if (error instanceof ToolArgumentsValidationError) {
-    return `${validationMessage(shown(error.toolName), error.issues)}\nCorrect the arguments to match the tool's parameters and call it again.`;
+    const advice = error.repeats > 0 ? repeatedFailureMessage(shown(error.toolName), error.repeats) : "Correct the arguments to match the tool's parameters and call it again.";
+    return `${validationMessage(shown(error.toolName), error.issues)}\n${advice}`;
   }
   if (error instanceof UnknownToolError) {
     return `${unknownToolMessage(shown(error.toolName), error.suggestions.map(sent), error.available.map(sent))} Call one of the available tools instead.`;
@@ -61,6 +62,18 @@ function inModelNames(error: ToolRegistryError, shown: (name: string) => string)
   const toolName = (error as { toolName?: unknown }).toolName;
   if (typeof toolName !== "string") return error.message;
   return error.message.replace(describeName(toolName), () => describeName(shown(toolName)));
+}
+
+/**
+ * What the model is told when it sends a tool the same refused arguments again: that it is
+ * repeating itself, and that the lines above say what to change.
+ */
+function repeatedFailureMessage(toolName: string, repeats: number): string {
+  const times = repeats + 1;
+  return (
+    `These are the same arguments, refused for the same reasons, as in the last ${times === 2 ? "call" : `${repeats} calls`} of ${describeName(toolName)} ` +
+    `(${times} times in a row): sending them again will fail again. Change each value the lines above name, as they say, before calling ${describeName(toolName)} again.`
+  );
 }
 
 /** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */

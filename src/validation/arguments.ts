@@ -82,12 +82,14 @@ export function parsedArguments(toolName: string, text: unknown, maxBytes: numbe
 /**
  * The failure path of an opt-in repair: converts what is unambiguous in the private value that
  * failed its check (it passed every gate before the check: size, JSON, copy), and checks again.
+ * @param maxParseBytes the most UTF-8 bytes of JSON text inside the value that repair may parse,
+ * all texts together (the registry's `maxArgumentBytes`)
  * @returns the repaired value and its repairs, or `undefined` when nothing
  * could be repaired or the repaired value still fails (the original error stands)
  */
-export function repairAndCheck(validator: CompiledValidator, schema: object, value: object): { value: unknown; repairs: ArgumentRepair[] } | undefined {
+export function repairAndCheck(validator: CompiledValidator, schema: object, value: object, maxParseBytes: number): { value: unknown; repairs: ArgumentRepair[] } | undefined {
   try {
-    const repaired = repairArguments(schema, value);
+    const repaired = repairArguments(schema, value, { maxParseBytes });
     if (repaired.repairs.length === 0 || !validator.Check(repaired.value)) return undefined;
     return repaired;
   } catch {

@@ -9,7 +9,7 @@ import type { Issue } from "../text/issues.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan } from "./plan.js";
 import { typeTest } from "../schema/json-types.js";
-import { describeAllowed, describeSchemaFragment, describeTypes } from "../text/shapes.js";
+import { describeAllowed, describeNames, describeSchemaFragment, describeTypes } from "../text/shapes.js";
 
 export type { Issue } from "../text/issues.js";
 
@@ -40,33 +40,48 @@ class WalkEnd extends Error {
 // One instance, thrown again and again: ending a walk costs no stack trace.
 const WALK_END = new WalkEnd("the walk ended");
 
+/**
+ * The steps one or more walks may take: `extraSteps`, and once those are spent, a few steps per
+ * node of a value (counted then, so that a small value is never counted). Walks that share a
+ * budget (the tests of one repair) share its bound.
+ */
+export class StepBudget {
+  #steps: number;
+  #value: unknown;
+
+  /** @param value the value the walks are about: its size sets the budget beyond `extraSteps` */
+  constructor(extraSteps: number, value: unknown) {
+    this.#steps = extraSteps;
+    this.#value = value;
+  }
+
+  /** Adds a few steps per node of `value`, a value that joins the walks (the parse of a JSON text). */
+  grant(value: unknown): void {
+    this.#steps += STEPS_PER_NODE * countNodes(value);
+  }
+
+  /** Spends one step; ends the walk (throws {@link WalkEnd}) once the budget is spent. */
+  spend(): void {
+    if (--this.#steps >= 0) return;
+    if (this.#value === WALK_END) throw WALK_END;
+    this.#steps = STEPS_PER_NODE * countNodes(this.#value);
+    this.#value = WALK_END;
+  }
+}
+
 /** The state of one explanation: where it is in the value, what it found, what it may still do. */
 class Walk {
   readonly issues: Issue[] = [];
   /** The segments from the root to the value being visited; a pointer is written only when reported. */
   readonly path: Array<string | number> = [];
 
-  #steps: number;
-  #value: unknown;
-
-  /**
-   * @param value the value walked: the budget is `extraSteps`, and once those are spent, a few
-   * steps per node of the value (counted then, so that a small value is never counted)
-   */
   constructor(
     readonly maxIssues: number,
-    value: unknown,
-    extraSteps: number,
-  ) {
-    this.#steps = extraSteps;
-    this.#value = value;
-  }
+    readonly budget: StepBudget,
+  ) {}
 
   step(): void {
-    if (--this.#steps >= 0) return;
-    if (this.#value === WALK_END) throw WALK_END;
-    this.#steps = STEPS_PER_NODE * countNodes(this.#value);
-    this.#value = WALK_END;
+    this.budget.spend();
   }
 
   /** Reports an issue at the current path, or at its `child`; always false, for `valid = walk.fail(…)`. */
@@ -112,7 +127,7 @@ export class SchemaExplainer {
 
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
   explain(value: unknown, limits: ExplainLimits): Issue[] {
-    const walk = new Walk(Math.max(1, limits.maxIssues), value, limits.extraSteps ?? 10_000);
+    const walk = new Walk(Math.max(1, limits.maxIssues), new StepBudget(limits.extraSteps ?? 10_000, value));
     try {
       this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
     } catch (error) {
@@ -126,8 +141,17 @@ export class SchemaExplainer {
    * and within the same step budget; `undefined` when the budget ran out before it could tell.
    */
   matches(value: unknown, extraSteps = 10_000): boolean | undefined {
+    return this.matchesNode(this.#root, value, new StepBudget(extraSteps, value));
+  }
+
+  /**
+   * Whether `value` matches `node`, a subschema of this schema document (its `$ref`s resolve in
+   * the document), by the same reading as {@link SchemaExplainer.matches}, spending from `budget`;
+   * `undefined` once the budget is spent.
+   */
+  matchesNode(node: unknown, value: unknown, budget: StepBudget): boolean | undefined {
     try {
-      return this.#visit(this.#plans.of(this.#root), value, 0, new Walk(1, value, extraSteps), TEST);
+      return this.#visit(this.#plans.of(node), value, 0, new Walk(1, budget), TEST);
     } catch (error) {
       if (error instanceof WalkEnd) return undefined;
       throw error;
@@ -236,7 +260,7 @@ export class SchemaExplainer {
     for (const property of object.properties) {
       const name = property.name;
       if (!Object.hasOwn(value, name)) {
-        if (property.required) valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+        if (property.required) valid = fail(walk, mode, () => missingMessage(name, this.#plans.shapeOf(property.schema)), name);
       } else if (property.required || value[name] !== undefined) {
         // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
         valid = this.#visitChild((property.plan ??= this.#plans.of(property.schema)), value[name], name, walk, mode) && valid;
@@ -260,7 +284,7 @@ export class SchemaExplainer {
           valid = this.#visitChild(this.#plans.of(subschema), value[key], key, walk, mode) && valid;
         }
         if (!described && object.hasAdditional) {
-          if (additional === undefined) valid = fail(walk, mode, "is not an allowed property", key);
+          if (additional === undefined) valid = fail(walk, mode, () => notAllowedMessage(object), key);
           else valid = this.#visitChild(additional, value[key], key, walk, mode) && valid;
         }
         if (!valid && mode === TEST) return false;
@@ -330,6 +354,17 @@ export class SchemaExplainer {
     }
     return valid;
   }
+}
+
+/** `must have required properties b (expected integer)`: the missing property's shape, when its schema says one. */
+function missingMessage(name: string, shape: string | undefined): string {
+  return shape === undefined ? `must have required properties ${name}` : `must have required properties ${name} (expected ${shape})`;
+}
+
+/** `is not an allowed property (allowed: "a", "b")`: the declared names, when they are all that is allowed. */
+export function notAllowedMessage(object: ObjectPlan): string {
+  if (object.properties.length === 0 || object.patterns.length > 0) return "is not an allowed property";
+  return `is not an allowed property (allowed: ${describeNames(object.properties.map((property) => property.name))})`;
 }
 
 /**

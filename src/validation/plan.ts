@@ -4,7 +4,7 @@ import { typeTest } from "../schema/json-types.js";
 import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
 import type { SchemaReferences } from "../schema/references.js";
-import { describeAllowed, describeTypes } from "../text/shapes.js";
+import { describeAllowed, describeShape, describeTypes } from "../text/shapes.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -133,6 +133,14 @@ export class PlanBook {
     this.#patternTester = patternTester;
   }
 
+  /** The subschema a `$ref` of this document names (for shape descriptions). */
+  readonly #resolve = (ref: string): unknown => this.#references.resolve(ref);
+
+  /** The expected shape of a schema node of this document, in a few words (`integer (>= 0)`), or `undefined`. */
+  shapeOf(schema: unknown): string | undefined {
+    return describeShape(schema, this.#resolve);
+  }
+
   /** The plans of a list of schema nodes (a union's branches), built once per list and kept. */
   list(schemas: readonly unknown[]): readonly NodePlan[] {
     let found = this.#lists.get(schemas);
@@ -178,7 +186,8 @@ export class PlanBook {
       references,
       types,
       typeTest: types === undefined ? undefined : typeTest(types),
-      typeMessage: types === undefined ? "" : `must be ${describeTypes(types)}`,
+      // The whole expected shape where it says more than the type: `must be string (format date-time)`.
+      typeMessage: types === undefined ? "" : `must be ${describeShape(schema, this.#resolve) ?? describeTypes(types)}`,
       hasConst: Object.hasOwn(schema, "const"),
       constValue: schema.const,
       enumValues,

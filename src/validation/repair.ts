@@ -1,17 +1,18 @@
-import type { ArgumentRepair } from "../types.js";
+import type { ArgumentRepair, JsonTypeName } from "../types.js";
 import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { SchemaReferences } from "../schema/references.js";
 import { escapePointerSegment } from "../text/issues.js";
 import { defineOwn, isRecord } from "../objects.js";
+import { SchemaExplainer, StepBudget } from "./explainer.js";
+import { parseJsonText } from "./repair-json-text.js";
+import { NOT_CONVERTED, repairLiteral } from "./repair-literals.js";
 
 /**
- * Model-friendly repair of tool arguments: opt-in, unambiguous only, and
- * always reported. A model that writes `"20"` where the schema says integer,
- * or `"true"` where it says boolean, meant the number or the boolean; nothing
- * else is guessed.
+ * Model-friendly repair of tool arguments: opt-in, unambiguous only, and always reported. Each
+ * rule repairs a value only where the schema at its pointer refuses it and takes the repaired
+ * one; nothing else is guessed.
  */
-
 
 /** What {@link repairArguments} returns. */
 export interface RepairResult {
@@ -21,102 +22,210 @@ export interface RepairResult {
   repairs: ArgumentRepair[];
 }
 
+/** Bounds of one repair. */
+export interface RepairLimits {
+  /**
+   * The most UTF-8 bytes of JSON text the JSON text rule reads, all strings together (the
+   * registry passes its `maxArgumentBytes`).
+   * @default 16777216 (16 MiB, the registry's default `maxArgumentBytes`)
+   */
+  readonly maxParseBytes?: number;
+}
+
+const DEFAULT_MAX_PARSE_BYTES = 16 * 1024 * 1024;
+/** Steps the tests of one repair may take beyond a few per node of the arguments (and of each parsed JSON text). */
+const EXTRA_TEST_STEPS = 10_000;
+
 /**
- * Converts the unambiguous cases in `value` against `schema`, and reports each:
- * - a string that is a JSON number literal (`"20"`, `"-1.5"`, `"1e3"`) where the
- *   schema says `number` or `integer` (for `integer`, only when the number is
- *   one; an integer literal beyond 2^53 is left alone);
- * - `"true"` or `"false"` where the schema says `boolean`.
+ * Repairs the unambiguous mistakes in `value` against `schema`, and reports each:
+ * 1. a string that is a JSON number literal (`"20"`, `"-1.5"`, `"1e3"`) where the schema says
+ *    `number` or `integer` (for `integer`, only when the number is one; an integer literal beyond
+ *    2^53 is left alone), and `"true"` or `"false"` where it says `boolean`;
+ * 2. a string holding the JSON text of an object or array (`"{\"city\":\"Paris\"}"`), where the
+ *    schema at its pointer refuses the string and accepts the parsed value as it is;
+ * 3. `null` for an optional property (declared, not required) whose schema refuses `null`: the
+ *    property is left out;
+ * 4. a lone value (not `null`) where the schema at its pointer refuses it and accepts a
+ *    one-element array of it (`"a"` for a list of strings).
  *
- * It walks nested objects (`properties`, `patternProperties`,
- * `additionalProperties`), arrays (`items`, `prefixItems`, tuple `items`),
- * local `$ref`s (`#/…` or a name in `$defs`) and `allOf`. Optional properties
- * are repaired when present. In a union (`anyOf`, `oneOf`), a string is
- * repaired only when no branch accepts it as a string and exactly one value
- * results from the branches that accept a converted value; a container
- * follows the one branch of its kind (object or array), if there is exactly one.
- * Anything else (whitespace, `"yes"`, `"1"` for a boolean, `enum`/`const` that
- * would not hold) is left for validation to report.
+ * A string that looks like the JSON of an object or array is read as JSON or left alone, never
+ * wrapped by rule 4. Rules do not compose at one pointer (a parsed object is taken as it is, a
+ * wrapped value as it is).
  *
- * Pure: `value` is never modified. Where something is repaired, the objects
- * and arrays on the path to it are copied; everything else is shared with
- * `value`. Call it on the private copy of the arguments after a failed check,
- * then check the repaired value again.
+ * It walks nested objects (`properties`, `patternProperties`, `additionalProperties`), arrays
+ * (`items`, `prefixItems`, tuple `items`), local `$ref`s and `allOf`, and into the one branch of a
+ * union (`anyOf`, `oneOf`) that describes the container's kind when every other branch's type
+ * excludes it. In a union of scalars, a string is converted by rule 1 only when no branch accepts
+ * it as a string and exactly one value results from the branches that accept a converted value.
+ * Whether a schema accepts a value is asked of the schema's explainer, within a step budget of a
+ * few steps per node of the value (and of each parsed text): a repair costs work linear in the
+ * arguments. Values nested deeper than the library's value depth are left as they are; a JSON
+ * text is parsed only while all the texts parsed stay within `maxParseBytes` and the result stays
+ * within the value depth.
+ *
+ * Pure: `value` is never modified. Where something is repaired, the objects and arrays on the
+ * path to it are copied; everything else is shared with `value`. Call it on the private copy of
+ * the arguments after a failed check, then check the repaired value again.
  */
-export function repairArguments(schema: unknown, value: unknown): RepairResult {
-  const context: Context = { references: new SchemaReferences(schema), repairs: [] };
-  const repaired = repair(schema, value, "", context, 0);
+export function repairArguments(schema: unknown, value: unknown, limits: RepairLimits = {}): RepairResult {
+  const context: Context = {
+    references: new SchemaReferences(schema),
+    explainer: explainerOf(schema),
+    budget: new StepBudget(EXTRA_TEST_STEPS, value),
+    parseBytesLeft: limits.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES,
+    repairs: [],
+  };
+  const repaired = repairAt([schema], value, "", context, 0);
   return { value: repaired, repairs: context.repairs };
 }
 
 interface Context {
   readonly references: SchemaReferences;
+  readonly explainer: SchemaExplainer;
+  readonly budget: StepBudget;
+  parseBytesLeft: number;
   readonly repairs: ArgumentRepair[];
 }
 
 type Schema = Record<string, unknown>;
-// Deeper values are left as they are; validation reports what is wrong there.
-const MAX_DEPTH = MAX_VALUE_DEPTH;
-const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-function repair(schema: unknown, value: unknown, pointer: string, context: Context, depth: number): unknown {
-  if (!isRecord(schema) || depth > MAX_DEPTH) return value;
-  if (typeof value === "string") return repairString(schema, value, pointer, context);
-  if (typeof value !== "object" || value === null) return value;
-  let result: unknown = value;
-  for (const applicable of containerSchemas(schema, Array.isArray(value), context, 0)) {
-    result = Array.isArray(result)
-      ? repairArray(applicable, result, pointer, context, depth)
-      : repairObject(applicable, result as Schema, pointer, context, depth);
+// Schemas are the registry's frozen snapshots: one explainer (and its plans) per schema object.
+const explainers = new WeakMap<object, SchemaExplainer>();
+
+function explainerOf(schema: unknown): SchemaExplainer {
+  if (typeof schema !== "object" || schema === null) return new SchemaExplainer(schema);
+  let explainer = explainers.get(schema);
+  if (explainer === undefined) explainers.set(schema, (explainer = new SchemaExplainer(schema)));
+  return explainer;
+}
+
+/** Repairs the value at one pointer, where every one of `schemas` applies to it. */
+function repairAt(schemas: readonly unknown[], value: unknown, pointer: string, context: Context, depth: number): unknown {
+  if (depth > MAX_VALUE_DEPTH) return value;
+  let result = value;
+  if (typeof value === "string") {
+    result = repairLiteralAt(schemas, value, pointer, context);
+    if (result === value) result = repairJsonText(schemas, value, pointer, context, depth);
+  } else if (typeof value === "object" && value !== null) {
+    result = Array.isArray(value) ? repairArray(schemas, value, pointer, context, depth) : repairObject(schemas, value as Schema, pointer, context, depth);
+  }
+  // A string that looks like the JSON of an array or object is never a lone value: wrapping it would guess.
+  if (result === value && value !== null && !Array.isArray(value) && !(typeof value === "string" && jsonTextKind(value) !== undefined)) {
+    result = wrapLoneValue(schemas, value, pointer, context);
   }
   return result;
 }
 
-function repairString(schema: Schema, text: string, pointer: string, context: Context): unknown {
-  const alternatives = alternativesOf(schema, context, 0);
-  if (alternatives.some((alternative) => acceptsAsString(alternative, text))) return text;
-  const results: unknown[] = [];
-  for (const alternative of alternatives) {
-    const converted = convert(alternative, text);
-    if (converted !== NOT_CONVERTED && !results.some((result) => Object.is(result, converted))) results.push(converted);
+/** Rule 1, through each schema in turn: `"20"` to 20, `"true"` to true. */
+function repairLiteralAt(schemas: readonly unknown[], text: string, pointer: string, context: Context): unknown {
+  for (const schema of schemas) {
+    if (!isRecord(schema)) continue;
+    const converted = repairLiteral(alternativesOf(schema, context, 0), text);
+    if (converted === NOT_CONVERTED) continue;
+    report(context, pointer, "string", jsonTypeOf(converted));
+    return converted;
   }
-  if (results.length !== 1) return text;
-  const result = results[0];
-  context.repairs.push({ pointer: pointer === "" ? "/" : pointer, from: "string", to: typeof result });
+  return text;
+}
+
+/** Rule 2: a string holding the JSON of an object or array the schema wants, where it refuses the string. */
+function repairJsonText(schemas: readonly unknown[], text: string, pointer: string, context: Context, depth: number): unknown {
+  const kind = jsonTextKind(text);
+  if (kind === undefined || !schemas.some((schema) => isRecord(schema) && alternativesOf(schema, context, 0).some((alternative) => mayBe(alternative, kind)))) return text;
+  if (!refusedBySome(schemas, text, context)) return text;
+  const parsed = parseJsonText(text, context.parseBytesLeft, MAX_VALUE_DEPTH - depth);
+  context.parseBytesLeft -= parsed.bytesRead;
+  if (parsed.value === undefined) return text;
+  context.budget.grant(parsed.value);
+  if (!acceptedByAll(schemas, parsed.value, context)) return text;
+  report(context, pointer, "string", kind);
+  return parsed.value;
+}
+
+/** Rule 4: a lone value where the schema wants a one-element array of it. */
+function wrapLoneValue(schemas: readonly unknown[], value: unknown, pointer: string, context: Context): unknown {
+  if (!schemas.some((schema) => isRecord(schema) && alternativesOf(schema, context, 0).some((alternative) => mayBe(alternative, "array")))) return value;
+  if (!refusedBySome(schemas, value, context)) return value;
+  const wrapped = [value];
+  if (!acceptedByAll(schemas, wrapped, context)) return value;
+  report(context, pointer, jsonTypeOf(value), "array");
+  return wrapped;
+}
+
+function repairObject(schemas: readonly unknown[], object: Schema, pointer: string, context: Context, depth: number): Schema {
+  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containerSchemas(schema, false, context, 0) : []));
+  const required = new Set<unknown>();
+  for (const container of containers) if (Array.isArray(container.required)) for (const name of container.required) required.add(name);
+  let result = object;
+  for (const key of Object.keys(object)) {
+    const subschemas: unknown[] = [];
+    let declared = false;
+    for (const container of containers) {
+      const properties = isRecord(container.properties) ? container.properties : undefined;
+      let described = false;
+      if (properties !== undefined && Object.hasOwn(properties, key)) {
+        subschemas.push(properties[key]);
+        declared = described = true;
+      }
+      if (isRecord(container.patternProperties)) {
+        for (const [pattern, subschema] of Object.entries(container.patternProperties)) {
+          if (!regexOf(pattern)?.test(key)) continue;
+          subschemas.push(subschema);
+          described = true;
+        }
+      }
+      if (!described && Object.hasOwn(container, "additionalProperties")) subschemas.push(container.additionalProperties);
+    }
+    const before = object[key];
+    const childPointer = `${pointer}/${escapePointerSegment(key)}`;
+    // Rule 3: null for an optional property whose schema refuses null means the property is left out.
+    if (before === null && declared && !required.has(key) && refusedBySome(subschemas, null, context)) {
+      if (result === object) result = shallowCopy(object);
+      delete result[key];
+      report(context, childPointer, "null", "omitted");
+      continue;
+    }
+    const after = repairAt(subschemas, before, childPointer, context, depth + 1);
+    if (after === before) continue;
+    if (result === object) result = shallowCopy(object);
+    defineOwn(result, key, after);
+  }
   return result;
 }
 
-const NOT_CONVERTED: unique symbol = Symbol("not converted");
-
-/** The number or boolean `text` stands for under `schema`, if the schema says that type and would hold it. */
-function convert(schema: Schema, text: string): unknown {
-  const types = typesOf(schema) ?? [];
-  let converted: unknown = NOT_CONVERTED;
-  if (types.includes("boolean") && (text === "true" || text === "false")) converted = text === "true";
-  const numeric = NUMBER_TEXT.exec(text);
-  if (numeric !== null && (types.includes("number") || types.includes("integer"))) {
-    const number = Number(text);
-    const written = numeric[1] === undefined && numeric[2] === undefined;
-    const exact = Number.isFinite(number) && (!written || Number.isSafeInteger(number));
-    if (exact && (types.includes("number") || Number.isInteger(number))) converted = number;
+function repairArray(schemas: readonly unknown[], array: readonly unknown[], pointer: string, context: Context, depth: number): unknown[] {
+  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containerSchemas(schema, true, context, 0) : []));
+  let result = array as unknown[];
+  for (let index = 0; index < array.length; index++) {
+    const subschemas: unknown[] = [];
+    for (const container of containers) {
+      // Draft 2020-12 `prefixItems` + `items`, or draft 7 tuple `items` + `additionalItems`.
+      const prefix = Array.isArray(container.prefixItems) ? container.prefixItems : Array.isArray(container.items) ? container.items : [];
+      const rest = Array.isArray(container.items) ? container.additionalItems : container.items;
+      const subschema = index < prefix.length ? prefix[index] : rest;
+      if (subschema !== undefined) subschemas.push(subschema);
+    }
+    const before = array[index];
+    const after = repairAt(subschemas, before, `${pointer}/${index}`, context, depth + 1);
+    if (after === before) continue;
+    if (result === array) result = array.slice();
+    result[index] = after;
   }
-  if (converted === NOT_CONVERTED) return NOT_CONVERTED;
-  if ("const" in schema && !Object.is(schema.const, converted)) return NOT_CONVERTED;
-  if (Array.isArray(schema.enum) && !schema.enum.includes(converted)) return NOT_CONVERTED;
-  return converted;
+  return result;
 }
 
-/** Whether `schema` may accept `text` as the string it is (type, const and enum only: conservative). */
-function acceptsAsString(schema: Schema, text: string): boolean {
-  const types = typesOf(schema);
-  if (types !== undefined && !types.includes("string")) return false;
-  if ("const" in schema) return schema.const === text;
-  if (Array.isArray(schema.enum)) return schema.enum.includes(text);
-  return true;
+/** Whether at least one schema refuses `value` (a budget spent counts as no: nothing is repaired then). */
+function refusedBySome(schemas: readonly unknown[], value: unknown, context: Context): boolean {
+  return schemas.some((schema) => context.explainer.matchesNode(schema, value, context.budget) === false);
+}
+
+/** Whether every schema accepts `value` (and there is at least one). */
+function acceptedByAll(schemas: readonly unknown[], value: unknown, context: Context): boolean {
+  return schemas.length > 0 && schemas.every((schema) => context.explainer.matchesNode(schema, value, context.budget) === true);
 }
 
 /** The alternatives a value may match: union branches flattened, references followed. */
-function alternativesOf(schema: Schema, context: Context, hops: number): Array<Schema> {
+function alternativesOf(schema: Schema, context: Context, hops: number): Schema[] {
   if (hops > MAX_REF_HOPS) return [schema];
   if (typeof schema.$ref === "string") {
     const target = resolve(schema.$ref, context);
@@ -132,9 +241,10 @@ function alternativesOf(schema: Schema, context: Context, hops: number): Array<S
 }
 
 /**
- * The schemas that describe an object's properties or an array's items here:
- * the schema itself, a referenced schema, every `allOf` branch, and the one
- * union branch of the container's kind.
+ * The schemas that describe an object's properties or an array's items here: the schema itself,
+ * a referenced schema, every `allOf` branch, and the one union branch of the container's kind
+ * when every other branch's type excludes that kind (so that a value the union accepts through
+ * another branch is never repaired by this one's rules).
  */
 function containerSchemas(schema: Schema, isArray: boolean, context: Context, hops: number): Schema[] {
   if (hops > MAX_REF_HOPS) return [];
@@ -146,54 +256,66 @@ function containerSchemas(schema: Schema, isArray: boolean, context: Context, ho
   if (Array.isArray(schema.allOf)) {
     for (const branch of schema.allOf) if (isRecord(branch)) found.push(...containerSchemas(branch, isArray, context, hops + 1));
   }
+  const kind = isArray ? "array" : "object";
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = schema[keyword];
     if (!Array.isArray(branches)) continue;
-    const kind = branches.filter((branch) => isRecord(branch) && describesContainer(branch, isArray));
-    if (kind.length === 1) found.push(...containerSchemas(kind[0] as Schema, isArray, context, hops + 1));
+    const ofKind = branches.filter((branch) => isRecord(branch) && describesContainer(branch, kind));
+    const others = branches.filter((branch) => !ofKind.includes(branch));
+    if (ofKind.length === 1 && others.every((branch) => excludesKind(branch, kind, context))) {
+      found.push(...containerSchemas(ofKind[0] as Schema, isArray, context, hops + 1));
+    }
   }
   return found;
 }
 
-function describesContainer(schema: Schema, isArray: boolean): boolean {
+function describesContainer(schema: Schema, kind: "object" | "array"): boolean {
   const types = typesOf(schema);
-  if (isArray) return types?.includes("array") ?? ("items" in schema || "prefixItems" in schema);
+  if (kind === "array") return types?.includes("array") ?? ("items" in schema || "prefixItems" in schema);
   return types?.includes("object") ?? ("properties" in schema || "additionalProperties" in schema || "patternProperties" in schema);
 }
 
-function repairObject(schema: Schema, object: Schema, pointer: string, context: Context, depth: number): Schema {
-  const properties = isRecord(schema.properties) ? schema.properties : undefined;
-  const patterns = isRecord(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
-  let result = object;
-  for (const key of Object.keys(object)) {
-    const subschemas: unknown[] = [];
-    if (properties !== undefined && Object.hasOwn(properties, key)) subschemas.push(properties[key]);
-    for (const [pattern, subschema] of patterns) if (regexOf(pattern)?.test(key)) subschemas.push(subschema);
-    if (subschemas.length === 0 && isRecord(schema.additionalProperties)) subschemas.push(schema.additionalProperties);
-    const before = object[key];
-    let after = before;
-    for (const subschema of subschemas) after = repair(subschema, after, `${pointer}/${escapePointerSegment(key)}`, context, depth + 1);
-    if (after === before) continue;
-    if (result === object) result = shallowCopy(object);
-    defineOwn(result, key, after);
-  }
-  return result;
+/** Whether a union branch refuses every value of a kind, as its `type` (or constant) says, references followed. */
+function excludesKind(branch: unknown, kind: "object" | "array", context: Context): boolean {
+  const alternatives = isRecord(branch) ? alternativesOf(branch, context, 0) : [];
+  return (
+    alternatives.length > 0 &&
+    alternatives.every((alternative) => {
+      const types = typesOf(alternative);
+      if (types !== undefined) return !types.includes(kind);
+      const values = Object.hasOwn(alternative, "const") ? [alternative.const] : Array.isArray(alternative.enum) ? alternative.enum : undefined;
+      return values !== undefined && values.every((value) => jsonTypeOf(value) !== kind);
+    })
+  );
 }
 
-function repairArray(schema: Schema, array: readonly unknown[], pointer: string, context: Context, depth: number): unknown[] {
-  // Draft 2020-12 `prefixItems` + `items`, or draft 7 tuple `items` + `additionalItems`.
-  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
-  const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
-  let result = array as unknown[];
-  for (let index = 0; index < array.length; index++) {
-    const subschema = index < prefix.length ? prefix[index] : rest;
-    const before = array[index];
-    const after = repair(subschema, before, `${pointer}/${index}`, context, depth + 1);
-    if (after === before) continue;
-    if (result === array) result = array.slice();
-    result[index] = after;
-  }
-  return result;
+/** Whether a schema's `type` admits values of a kind (a schema without `type` may, if it describes that kind). */
+function mayBe(schema: Schema, kind: "object" | "array"): boolean {
+  const types = typesOf(schema);
+  return types === undefined ? describesContainer(schema, kind) : types.includes(kind);
+}
+
+/** `object` or `array` when `text`, without surrounding JSON whitespace, starts and ends as one would. */
+function jsonTextKind(text: string): "object" | "array" | undefined {
+  const first = text.search(/\S/);
+  if (first < 0) return undefined;
+  const opening = text[first];
+  let last = text.length - 1;
+  while (last > first && /\s/.test(text[last]!)) last--;
+  if (opening === "{" && text[last] === "}") return "object";
+  if (opening === "[" && text[last] === "]") return "array";
+  return undefined;
+}
+
+function report(context: Context, pointer: string, from: JsonTypeName, to: JsonTypeName | "omitted"): void {
+  context.repairs.push({ pointer: pointer === "" ? "/" : pointer, from, to });
+}
+
+function jsonTypeOf(value: unknown): JsonTypeName {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  const type = typeof value;
+  return type === "number" || type === "boolean" || type === "string" ? type : "object";
 }
 
 /** The schema a `$ref` names, through the one resolver every part of the library uses. */

@@ -218,6 +218,57 @@ describe("the documentation's programs, run", () => {
     }
   });
 
+  it("docs/streaming.md, a streamed loop: runs the call as it streams, answers it, prints the final answer as it streams", async () => {
+    const chunk = (delta: unknown, finishReason: string | null = null) => ({
+      data: { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1_700_000_000, model: "gpt-4.1", choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] },
+    });
+    const server = await startReplayServer([
+      () => ({
+        events: [
+          chunk({ role: "assistant", content: null }),
+          chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "weather_current", arguments: '{"ci' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] }),
+          chunk({}, "tool_calls"),
+          { data: "[DONE]" },
+        ],
+      }),
+      (request) => {
+        demand(toolMessages(request)[0]?.content === weatherResult, "the result must be the value's JSON");
+        const assistant = (request.body as { messages: Array<Record<string, unknown>> }).messages.find((message) => message.role === "assistant") as { tool_calls?: unknown[] } | undefined;
+        demand(assistant?.tool_calls?.length === 1, "the streamed assistant message must be sent back with its call");
+        return { events: [chunk({ role: "assistant", content: "21 °C " }), chunk({ content: "in Paris." }), chunk({}, "stop"), { data: "[DONE]" }] };
+      },
+    ]);
+    try {
+      expect(await runToEnd(blockWith("docs/streaming.md", "chat.completions.stream"), { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${server.origin}/v1` })).toBe("21 °C in Paris.\n");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("docs/streaming.md, onInvalid: \"abort\": stops the model's stream at the first certain problem, and ends without throwing", async () => {
+    const event = (type: string, body: Record<string, unknown> = {}) => ({ event: type, data: { type, ...body } });
+    const usage = { input_tokens: 10, output_tokens: 10 };
+    const server = await startReplayServer([
+      () => ({
+        events: [
+          event("message_start", { message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-6", content: [], stop_reason: null, stop_sequence: null, usage } }),
+          event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "write_file", input: {} } }),
+          event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: '{"path":"notes.md","mode":' } }),
+          // A model that would go on for a long time: the abort must stop it.
+          { ...event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: '"x"' } }), delayMs: 5_000 },
+        ],
+      }),
+    ]);
+    try {
+      const started = Date.now();
+      await runToEnd(blockWith("docs/streaming.md", 'onInvalid: "abort"'), { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.origin });
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("docs/providers.md, OpenAI Responses: answers the call by call_id, prints the final answer", async () => {
     const response = (output: unknown[]) => ({
       json: { id: "resp_1", object: "response", created_at: 1_741_476_542, status: "completed", error: null, incomplete_details: null, model: "gpt-4.1", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] },
@@ -328,7 +379,7 @@ describe("the documentation's programs, run", () => {
   });
 
   // Every other block that declares nothing it does not define runs to its end without an error.
-  const special = ["chat.completions.create", "responses.create", "client.messages.create", "generateContent", "fromBfclFunction(fn)", "listen(Number", "registerMcpTools"];
+  const special = ["chat.completions.create", "chat.completions.stream", "onInvalid: \"abort\"", "responses.create", "client.messages.create", "generateContent", "fromBfclFunction(fn)", "listen(Number", "registerMcpTools"];
   const plain = blocks.filter((block) => !/^declare /m.test(block.code) && !special.some((marker) => block.code.includes(marker)));
   it.each(plain.map((block) => [block.name, block] as const))("%s runs to its end", async (_name, block) => {
     await runToEnd(block);

@@ -8,7 +8,10 @@ import type { BudgetRow } from "../../bench/refusal-budget.js";
 // most 2x the peak memory. Measured on dist-free sources compiled into bench-dist/ (global setup),
 // in a child process, over schema shapes (plain, $ref, record, contains, tuple, anyOf items,
 // uniqueItems) and sizes from 1 KB to just under 16 MiB. On a shared machine one measurement can
-// be disturbed: a case over a limit is measured once more, and fails only if it is over again.
+// be disturbed (a call of 1 KB takes microseconds, and a compilation or a collection in its window
+// can triple it): a case over a limit is measured again, in a fresh process, up to twice more, and
+// fails only if it is over every time.
+const REMEASUREMENTS = 2;
 const root = resolve(import.meta.dirname, "..", "..");
 const MAX_TIME_RATIO = 5;
 const MAX_MEMORY_RATIO = 2;
@@ -37,9 +40,11 @@ describe("the refusal budget", () => {
     expect(Math.max(...rows.map((row) => row.bytes))).toBeGreaterThan(15_000_000);
     const failures: string[] = [];
     for (const row of rows) {
-      if (overBudget(row).length === 0) continue;
-      const [again] = measure("--only", row.shape, String(row.bytes));
-      const problems = overBudget(again!);
+      let problems = overBudget(row);
+      for (let attempt = 0; problems.length > 0 && attempt < REMEASUREMENTS; attempt++) {
+        const [again] = measure("--only", row.shape, String(row.bytes));
+        problems = overBudget(again!);
+      }
       if (problems.length > 0) failures.push(`${row.shape} at ${row.bytes} bytes: ${problems.join(", ")}`);
     }
     expect(failures).toEqual([]);

@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { beforeAll, expect, it } from "vitest";
 import { ToolRegistry, validateToolArguments, type ToolDefinition } from "../../src/index.js";
 import { type BfclFunction, fromBfclFunction, parseJsonLines } from "../../src/bfcl/index.js";
+import { answerVariants } from "../../bench/bfcl-answers.js";
 
 interface Entry {
   id: string;
@@ -11,7 +12,7 @@ interface Entry {
 }
 interface Answer {
   id: string;
-  ground_truth: Array<Record<string, Record<string, unknown[]>>>;
+  ground_truth: Array<Record<string, Record<string, unknown>>>;
 }
 
 /** What a BFCL folder must hold: its files, its distinct definitions, its answers. */
@@ -21,7 +22,11 @@ export interface Expected {
   minimumAnswers: number;
 }
 
-/** A BFCL folder loads into one registry, and the registry agrees with Ajv on its first-listed answers. */
+/**
+ * A BFCL folder loads into one registry, and the registry agrees with Ajv on its first-listed
+ * answers, read by BFCL's conventions (`""` left out, nested option lists in dicts and in arrays
+ * of dicts, as `bench/bfcl-answers.ts` reads them).
+ */
 export function bfclSuite(directory: string, expected: Expected): void {
   let files: string[] = [];
   const distinct = new Map<string, ToolDefinition<Record<string, unknown>>>();
@@ -72,7 +77,7 @@ export function bfclSuite(directory: string, expected: Expected): void {
             const definition = distinct.get(JSON.stringify(fn))!;
             let oracle = oracles.get(definition);
             if (oracle === undefined) oracles.set(definition, (oracle = ajv.compile(definition.parameters)));
-            const args = firstAnswer(definition.parameters, params);
+            const args = answerVariants(params, fn.parameters).variants[0]!.args;
             let ours: boolean;
             try {
               validateToolArguments(definition, args);
@@ -92,18 +97,4 @@ export function bfclSuite(directory: string, expected: Expected): void {
     // A dialect left unmapped ("float" kept as a type) would refuse most of them.
     expect(accepted / answers).toBeGreaterThan(0.97);
   });
-}
-
-/** The first accepted value of each parameter (`""` means left out); a dict's answer is again a map of lists. */
-function firstAnswer(schema: Record<string, unknown> | undefined, params: Record<string, unknown>): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  for (const [key, accepted] of Object.entries(params)) {
-    const value = Array.isArray(accepted) ? accepted[0] : accepted;
-    if (value === "") continue;
-    const property = properties[key];
-    const isMapOfLists = typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every(Array.isArray);
-    args[key] = property?.type === "object" && isMapOfLists ? firstAnswer(property, value as Record<string, unknown>) : value;
-  }
-  return args;
 }

@@ -1,0 +1,95 @@
+import type { ToolArgumentsValidationError } from "../errors.js";
+import type { FailureStats } from "../types.js";
+import { textHash, valueHash } from "../validation/argument-hash.js";
+
+/**
+ * The fingerprint of refused arguments: JSON text kept as it is (the caller's own string, compared
+ * with one native comparison), or a number: the hash of a text not kept, or of an object.
+ */
+type Fingerprint = string | number;
+
+/** A tool's last refusal, kept on the tool until its arguments next pass. */
+export interface LastRefusal {
+  readonly fingerprint: Fingerprint;
+  /** The error's message: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
+  readonly message: string;
+  readonly repeats: number;
+}
+
+/** What a refusal is remembered on: the registry's record of the tool. */
+export interface RefusedTool {
+  lastRefusal: LastRefusal | undefined;
+}
+
+/** JSON texts this short are always kept whole: at most this many characters per tool. */
+const ALWAYS_KEPT_CHARACTERS = 1024;
+/** The most characters of longer refused texts one registry keeps, all tools together; past it, texts are hashed. */
+const MAX_KEPT_CHARACTERS = 1 << 20;
+
+/**
+ * Recognises a tool refusing the same arguments for the same reasons twice or more in a row, and
+ * counts refusals. It keeps one refusal per tool (the last), with a fingerprint of its arguments:
+ * JSON text as it is (up to 1,024 characters for every tool, and longer texts while all kept
+ * texts together stay within 2^20 characters), else a hash of the text's length and a 3 KiB sample
+ * of it; an object by a hash of its value. Its work runs on the refusal path only: at most one
+ * comparison of two texts or one bounded hash, one pass over an object, and one comparison of two
+ * messages.
+ */
+export class RepeatedFailures {
+  #argumentFailures = 0;
+  #repeatedFailures = 0;
+  /** Characters of refused texts kept now, all tools together. */
+  #keptCharacters = 0;
+
+  /**
+   * The error to throw for a refusal of `tool`'s arguments: `error` itself, made for this call and
+   * not yet thrown, with its `repeats` counted when the last refusal of this tool had the same
+   * fingerprint and the same issues.
+   * @param raw the arguments as the call held them: JSON text, or an object
+   * @param value the private value that was checked, when one was made
+   */
+  refused(tool: RefusedTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
+    this.#argumentFailures++;
+    const last = tool.lastRefusal;
+    const released = last === undefined ? 0 : keptLength(last.fingerprint);
+    let fingerprint: Fingerprint;
+    if (typeof raw === "string") {
+      const room = MAX_KEPT_CHARACTERS - (this.#keptCharacters - released);
+      fingerprint = raw.length <= ALWAYS_KEPT_CHARACTERS || raw.length <= room ? raw : textHash(raw);
+    } else {
+      fingerprint = value === undefined ? "" : valueHash(value);
+    }
+    const repeats = last !== undefined && last.message === error.message && sameFingerprint(last.fingerprint, fingerprint) ? last.repeats + 1 : 0;
+    this.#keptCharacters += keptLength(fingerprint) - released;
+    tool.lastRefusal = { fingerprint, message: error.message, repeats };
+    if (repeats === 0) return error;
+    this.#repeatedFailures++;
+    // The error was made for this call and nobody holds it yet: counting on it costs nothing more.
+    (error as { repeats: number }).repeats = repeats;
+    return error;
+  }
+
+  /** Forgets the tool's last refusal: its arguments passed, or it was unregistered. */
+  forget(tool: RefusedTool): void {
+    const last = tool.lastRefusal;
+    if (last === undefined) return;
+    this.#keptCharacters -= keptLength(last.fingerprint);
+    tool.lastRefusal = undefined;
+  }
+
+  /** `{ argumentFailures, repeatedFailures }`. */
+  stats(): FailureStats {
+    return { argumentFailures: this.#argumentFailures, repeatedFailures: this.#repeatedFailures };
+  }
+}
+
+/** Long kept texts count against the registry's bound; short ones are bounded per tool. */
+function keptLength(fingerprint: Fingerprint): number {
+  return typeof fingerprint === "string" && fingerprint.length > ALWAYS_KEPT_CHARACTERS ? fingerprint.length : 0;
+}
+
+/** Two fingerprints of the same arguments: equal texts, equal hashes, or a kept text whose hash is the other's. */
+function sameFingerprint(left: Fingerprint, right: Fingerprint): boolean {
+  if (typeof left === typeof right) return left === right;
+  return typeof left === "string" ? textHash(left) === right : textHash(right as string) === left;
+}

@@ -1,0 +1,36 @@
+/**
+ * Items that arrive while a loop is busy with something else, and a promise to wait for the next
+ * one: the stream dispatcher waits on the model's stream and on handlers' results at once.
+ */
+export class Mailbox<T> {
+  readonly #items: T[] = [];
+  #wake: (() => void) | undefined;
+  #arrival: Promise<void> | undefined;
+
+  /** How many items wait. */
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** Adds an item, waking whoever waits. */
+  put(item: T): void {
+    this.#items.push(item);
+    const wake = this.#wake;
+    this.#wake = undefined;
+    this.#arrival = undefined;
+    wake?.();
+  }
+
+  /** Takes every item waiting, oldest first. */
+  takeAll(): T[] {
+    return this.#items.splice(0, this.#items.length);
+  }
+
+  /** Resolves when an item is waiting (at once if one is). */
+  arrival(): Promise<void> {
+    if (this.#items.length > 0) return Promise.resolve();
+    return (this.#arrival ??= new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    }));
+  }
+}

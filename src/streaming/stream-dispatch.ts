@@ -1,0 +1,386 @@
+import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
+import { ToolAbortedError, ToolArgumentsValidationError } from "../errors.js";
+import { describeOption } from "../options.js";
+import { type ModelNames, rememberModelNames } from "../text/model-names.js";
+import { toFailure } from "../text/results.js";
+import type { ToolCallContent, ToolCallDelta, ToolResult, ToolStreamEvent } from "../types.js";
+import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
+import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
+import { Mailbox } from "./mailbox.js";
+
+/** What the stream dispatcher needs of a registry, for one `dispatchStream`. */
+export interface StreamDispatchContext {
+  /**
+   * A reader of one call's arguments, bound to the tool's schema.
+   * @throws UnknownToolError, ToolNotAllowedError, ToolDefinitionError: as dispatch would for that name
+   */
+  reader(toolName: string, toolCallId: string, argumentsOf: ArgumentsOf | undefined): ArgumentReader;
+  /**
+   * One call, whole, through `dispatchAll`'s own path (look-up and allow-list, the check,
+   * policies, approvals, observers, the handler, the output check): its result, never a rejection.
+   */
+  settle(call: ToolCallContent): Promise<ToolResult>;
+}
+
+/** The checked options of one `dispatchStream`. */
+export interface StreamDispatchSettings {
+  readonly concurrency: number;
+  readonly caller: AbortFanOut | undefined;
+  /** The controller whose signal the caller gave the SDK: a stream that stops once it is aborted stopped on purpose. */
+  readonly abortController: AbortController | undefined;
+  /** `onInvalid: "abort"`: abort `abortController` at the first call certain to fail. */
+  readonly abortOnInvalid: boolean;
+}
+
+/** One call of the stream, from its first delta to its result. */
+class StreamedCall {
+  /** The registry name, once a delta names it. */
+  toolName: string | undefined;
+  names: ModelNames | undefined;
+  argumentsOf: ArgumentsOf | undefined;
+  reader: ArgumentReader | undefined;
+  /** Arguments that arrived before the name. */
+  readonly early: string[] = [];
+  /** The issues that made it invalid, once certain. */
+  invalid: readonly string[] | undefined;
+  /** Its arguments are over: it runs, or has failed. */
+  finished = false;
+
+  constructor(
+    readonly index: number,
+    readonly toolCallId: string,
+  ) {}
+
+  get shownName(): string {
+    return this.toolName ?? "";
+  }
+}
+
+/**
+ * Dispatches a model's tool calls as they stream: each call's arguments are read and checked
+ * as they arrive, and each call runs (with `concurrency`, `signal` and time limits as in
+ * `dispatchAll`) the moment its own arguments are complete, while the model streams the next.
+ * Events are yielded as they happen; results in the order calls settle.
+ */
+export async function* dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallDelta>, context: StreamDispatchContext, settings: StreamDispatchSettings): AsyncGenerator<ToolStreamEvent, void, undefined> {
+  const run = new StreamRun(context, settings);
+  const iterator = asyncIterator(deltas);
+  let open = true;
+  let next: Promise<IteratorResult<ToolCallDelta> | { failure: unknown }> | undefined;
+  let failure: { error: unknown } | undefined;
+  try {
+    for (;;) {
+      for (const event of run.mailbox.takeAll()) yield event;
+      if (open) {
+        next ??= iterator.next().then(
+          (step) => step,
+          (error: unknown) => ({ failure: error }),
+        );
+        const step = await Promise.race([next, run.mailbox.arrival()]);
+        if (step === undefined) continue;
+        next = undefined;
+        if ("failure" in step) {
+          open = false;
+          failure = { error: step.failure };
+          run.endAll();
+        } else if (step.done === true) {
+          open = false;
+          run.endAll();
+        } else {
+          const events = run.read(step.value);
+          // A call refused at its start has its result before the next delta is read.
+          await run.refusals();
+          for (const event of events) yield event;
+        }
+      } else if (run.settled) {
+        // A result that arrived while the last events were being read is still to be yielded.
+        if (run.mailbox.size === 0) break;
+      } else {
+        await run.mailbox.arrival();
+      }
+    }
+  } finally {
+    // Stopped early (the caller broke out of its loop, or a delta was malformed): let the SDK close
+    // its request, without waiting for a read that may never come.
+    if (open) closeQuietly(iterator);
+  }
+  // A stream stopped by an abort stopped on purpose; any other failure of the stream is the caller's to know.
+  if (failure !== undefined && !run.stoppedOnPurpose) throw failure.error;
+}
+
+/** The state of one `dispatchStream`: its calls, what runs, what waits to be yielded. */
+class StreamRun {
+  readonly mailbox = new Mailbox<ToolStreamEvent>();
+  readonly #context: StreamDispatchContext;
+  readonly #settings: StreamDispatchSettings;
+  readonly #calls = new Map<string, StreamedCall>();
+  /** Calls whose arguments are complete, waiting for a place among the `concurrency` that run. */
+  readonly #ready: StreamedCall[] = [];
+  #running = 0;
+  /** Calls whose result is not yet in the mailbox. */
+  #unsettled = 0;
+  /** Whether the model's stream is still being read. */
+  #open = true;
+  /** The results of calls refused at their start, not yet in the mailbox. */
+  #refusals: Array<Promise<void>> = [];
+
+  constructor(context: StreamDispatchContext, settings: StreamDispatchSettings) {
+    this.#context = context;
+    this.#settings = settings;
+  }
+
+  /** Resolves once every call refused at its start has its result in the mailbox. */
+  refusals(): Promise<unknown> | undefined {
+    if (this.#refusals.length === 0) return undefined;
+    const pending = this.#refusals;
+    this.#refusals = [];
+    return Promise.all(pending);
+  }
+
+  /** Whether every call has its result in the mailbox (or yielded). */
+  get settled(): boolean {
+    return this.#unsettled === 0;
+  }
+
+  /** Whether the stream was stopped by an abort: the caller's signal, or the controller aborted for it. */
+  get stoppedOnPurpose(): boolean {
+    return this.#settings.caller?.signal.aborted === true || this.#settings.abortController?.signal.aborted === true;
+  }
+
+  /** The events of one delta. */
+  read(delta: ToolCallDelta): ToolStreamEvent[] {
+    const fields = deltaFields(delta);
+    const events: ToolStreamEvent[] = [];
+    let call = this.#calls.get(fields.toolCallId);
+    if (call === undefined) {
+      call = new StreamedCall(this.#calls.size, fields.toolCallId);
+      this.#calls.set(call.toolCallId, call);
+      this.#unsettled++;
+    }
+    if (call.finished) return events;
+    if (fields.error !== undefined) {
+      if (call.toolName === undefined) this.#announce(call, fields.toolName ?? "", streamDialectOf(delta), events);
+      this.#fail(call, fields.error, events);
+      return events;
+    }
+    if (call.toolName === undefined && fields.toolName !== undefined) {
+      this.#start(call, fields.toolName, streamDialectOf(delta), events);
+      if (call.finished) return events;
+    }
+    if (fields.argumentsDelta !== undefined && fields.argumentsDelta !== "") {
+      if (call.reader === undefined) call.early.push(fields.argumentsDelta);
+      else this.#push(call, fields.argumentsDelta, events);
+    }
+    if (fields.done) this.#end(call, events);
+    return events;
+  }
+
+  /** The stream is over: every call still open ends now. */
+  endAll(): void {
+    this.#open = false;
+    const events: ToolStreamEvent[] = [];
+    const stopped = this.stoppedOnPurpose;
+    for (const call of this.#calls.values()) {
+      if (call.finished) continue;
+      // Arguments cut short by an abort were not the model's mistake: the call was stopped.
+      if (stopped && call.invalid === undefined && call.reader?.complete !== true) {
+        if (call.toolName === undefined) this.#announce(call, "", undefined, events);
+        this.#fail(call, new ToolAbortedError(call.shownName, call.toolCallId, this.#abortReason()), events);
+      } else {
+        this.#end(call, events, stopped);
+      }
+    }
+    for (const event of events) this.mailbox.put(event);
+  }
+
+  /** The call's name is known: its `tool-call-start`. */
+  #announce(call: StreamedCall, toolName: string, dialect: StreamDialect | undefined, events: ToolStreamEvent[]): void {
+    call.toolName = toolName;
+    call.names = dialect?.names;
+    call.argumentsOf = dialect?.argumentsOf;
+    events.push({ type: "tool-call-start", index: call.index, toolCallId: call.toolCallId, toolName });
+  }
+
+  /** The call's name is known: its start, and the reader of its arguments (or its failure, for an unknown tool). */
+  #start(call: StreamedCall, toolName: string, dialect: StreamDialect | undefined, events: ToolStreamEvent[]): void {
+    this.#announce(call, toolName, dialect, events);
+    try {
+      call.reader = this.#context.reader(toolName, call.toolCallId, call.argumentsOf);
+    } catch (error) {
+      // An unknown tool (one not allowed, or whose schema cannot compile) fails now, before its
+      // arguments arrive: dispatch refuses it as dispatchAll would, and observers see it.
+      call.finished = true;
+      this.#certainFailure(error);
+      this.#refusals.push(this.#dispatch(call).then((result) => this.#deliver(call, result)));
+      return;
+    }
+    for (const piece of call.early.splice(0, call.early.length)) this.#push(call, piece, events);
+  }
+
+  #push(call: StreamedCall, piece: string, events: ToolStreamEvent[]): void {
+    const reader = call.reader!;
+    reader.push(piece);
+    const issues = reader.issues;
+    events.push(new DeltaEvent(call, piece, reader, issues));
+    if (call.invalid === undefined && issues.length > 0) this.#invalid(call, issues, events);
+  }
+
+  #invalid(call: StreamedCall, issues: readonly string[], events: ToolStreamEvent[]): void {
+    call.invalid = issues;
+    events.push({ type: "tool-call-invalid", index: call.index, toolCallId: call.toolCallId, toolName: call.shownName, issues });
+    this.#certainFailure(new ToolArgumentsValidationError(call.shownName, issues));
+  }
+
+  /**
+   * The call's arguments are complete: it goes to dispatch (or fails, with a certain problem).
+   * @param stopped whether an abort stopped the stream (and perhaps cut these arguments short)
+   */
+  #end(call: StreamedCall, events: ToolStreamEvent[], stopped = false): void {
+    if (call.toolName === undefined) {
+      // A call that never named its tool fails as dispatch fails a call with no name.
+      this.#start(call, "", undefined, events);
+      if (call.finished) return;
+    }
+    if (call.invalid !== undefined) {
+      // A certain problem: the call does not run. Its answer is the final check's (every issue), or,
+      // for arguments an abort cut short, the certain issues: those, not the cut, are what is wrong.
+      // (A later repeated key can hide them from JSON.parse: they stand all the same.)
+      let error: unknown = new ToolArgumentsValidationError(call.shownName, call.invalid);
+      if (!stopped || call.reader!.complete) {
+        try {
+          call.reader!.prepare();
+        } catch (thrown) {
+          error = thrown;
+        }
+      }
+      this.#fail(call, error, events);
+      return;
+    }
+    call.finished = true;
+    this.#ready.push(call);
+    this.#startReady();
+  }
+
+  #fail(call: StreamedCall, error: unknown, events: ToolStreamEvent[]): void {
+    call.finished = true;
+    this.#unsettled--;
+    events.push(this.#resultEvent(call, toFailure(call.toolCallId, call.shownName, error, call.names)));
+  }
+
+  /** Starts ready calls while fewer than `concurrency` run. */
+  #startReady(): void {
+    while (this.#running < this.#settings.concurrency && this.#ready.length > 0) {
+      const call = this.#ready.shift()!;
+      this.#running++;
+      this.#dispatch(call).then((result) => {
+        this.#running--;
+        this.#deliver(call, result);
+        this.#startReady();
+      });
+    }
+  }
+
+  /** The call, whole, through dispatchAll's own path; a rejection (which that path never gives) is a failure too. */
+  #dispatch(call: StreamedCall): Promise<ToolResult> {
+    const content: ToolCallContent = { type: "tool_call", id: call.toolCallId, name: call.shownName, arguments: call.reader?.dispatchArguments() ?? "" };
+    // Text for the model names tools as the model knows them.
+    if (call.names !== undefined) rememberModelNames(content, call.names);
+    return this.#context.settle(content).then(undefined, (error: unknown) => toFailure(call.toolCallId, call.shownName, error, call.names));
+  }
+
+  /** A call's result, after the `tool-call-invalid` its final check's refusal makes. */
+  #deliver(call: StreamedCall, result: ToolResult): void {
+    this.#unsettled--;
+    if (call.invalid === undefined && result.isError && result.error instanceof ToolArgumentsValidationError) {
+      call.invalid = result.error.issues;
+      this.mailbox.put({ type: "tool-call-invalid", index: call.index, toolCallId: call.toolCallId, toolName: call.shownName, issues: call.invalid });
+      this.#certainFailure(result.error);
+    }
+    this.mailbox.put(this.#resultEvent(call, result));
+  }
+
+  #resultEvent(call: StreamedCall, result: ToolResult): ToolStreamEvent {
+    return { type: "tool-result", index: call.index, toolCallId: call.toolCallId, toolName: call.shownName, result };
+  }
+
+  /** With `onInvalid: "abort"`, aborts the caller's controller (once), with the error as its reason. */
+  #certainFailure(reason: unknown): void {
+    const controller = this.#settings.abortController;
+    if (this.#open && this.#settings.abortOnInvalid && controller !== undefined && !controller.signal.aborted) controller.abort(reason);
+  }
+
+  #abortReason(): unknown {
+    const signal = this.#settings.caller?.signal.aborted === true ? this.#settings.caller.signal : this.#settings.abortController?.signal;
+    return signal?.reason;
+  }
+}
+
+/** A `tool-call-delta` event, whose partial value is built only when read. */
+class DeltaEvent {
+  readonly type = "tool-call-delta";
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly #reader: ArgumentReader;
+
+  constructor(
+    call: StreamedCall,
+    readonly argumentsDelta: string,
+    reader: ArgumentReader,
+    readonly issues: readonly string[],
+  ) {
+    this.index = call.index;
+    this.toolCallId = call.toolCallId;
+    this.toolName = call.shownName;
+    this.#reader = reader;
+  }
+
+  get value(): unknown {
+    return this.#reader.value;
+  }
+}
+
+/**
+ * A delta's fields, each read once and checked.
+ * @throws TypeError for a delta that is not one (a programmer's mistake in code that makes deltas)
+ */
+function deltaFields(delta: ToolCallDelta): { toolCallId: string; toolName: string | undefined; argumentsDelta: string | undefined; done: boolean; error: Error | undefined } {
+  if (typeof delta !== "object" || delta === null) throw new TypeError(`each delta must be an object, got ${describeOption(delta)}`);
+  const { toolCallId, toolName, argumentsDelta, done, error } = delta;
+  if (typeof toolCallId !== "string") throw new TypeError(`a delta's toolCallId must be a string, got ${describeOption(toolCallId)}`);
+  if (toolName !== undefined && typeof toolName !== "string") throw new TypeError(`a delta's toolName must be a string, got ${describeOption(toolName)}`);
+  if (argumentsDelta !== undefined && typeof argumentsDelta !== "string") throw new TypeError(`a delta's argumentsDelta must be a string, got ${describeOption(argumentsDelta)}`);
+  if (error !== undefined && !(error instanceof Error)) throw new TypeError(`a delta's error must be an Error, got ${describeOption(error)}`);
+  return { toolCallId, toolName: toolName === "" ? undefined : toolName, argumentsDelta, done: done === true, error };
+}
+
+/** An async iterator over deltas given as an async or a plain iterable. */
+function asyncIterator(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallDelta>): AsyncIterator<ToolCallDelta> {
+  if (typeof (deltas as AsyncIterable<ToolCallDelta>)[Symbol.asyncIterator] === "function") return (deltas as AsyncIterable<ToolCallDelta>)[Symbol.asyncIterator]();
+  const iterator = (deltas as Iterable<ToolCallDelta>)[Symbol.iterator]();
+  return {
+    next: () => Promise.resolve(iterator.next()),
+    return: () => Promise.resolve(iterator.return?.() ?? { done: true, value: undefined }),
+  };
+}
+
+/** Asks an iterator to stop, ignoring how it answers. */
+function closeQuietly(iterator: AsyncIterator<ToolCallDelta>): void {
+  try {
+    void iterator.return?.()?.then(undefined, () => undefined);
+  } catch {
+    // An iterator that cannot stop has nothing more to say.
+  }
+}
+
+/** A run, a call, an event and a mailbox kept for the life of the module, as a stream holds them: see `keepLayouts`. */
+export const DISPATCH_LAYOUT_KEEPERS: readonly object[] = (() => {
+  const context: StreamDispatchContext = { reader: () => READER_LAYOUT_KEEPER, settle: (call) => Promise.resolve(toFailure(call.id, call.name, undefined)) };
+  const run = new StreamRun(context, { concurrency: Infinity, caller: undefined, abortController: undefined, abortOnInvalid: false });
+  const call = new StreamedCall(0, "");
+  call.toolName = "layout";
+  call.reader = READER_LAYOUT_KEEPER;
+  const event = new DeltaEvent(call, "", READER_LAYOUT_KEEPER, []);
+  run.mailbox.put(event);
+  return [run, call, event];
+})();

@@ -1,0 +1,117 @@
+import { describe, expect, it, vi } from "vitest";
+import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type RepairReport } from "../src/index.js";
+import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+
+function registry(options: ConstructorParameters<typeof ToolRegistry>[0] = {}) {
+  const handler = vi.fn((args: unknown) => args);
+  return { registry: new ToolRegistry(options).register(readTool, handler), handler };
+}
+
+/** Pushes `text` in pieces of `size` characters; returns the last state. */
+function pushAll(stream: { push(delta: string): unknown }, text: string, size = 3) {
+  let state: unknown;
+  for (let start = 0; start < text.length; start += size) state = stream.push(text.slice(start, start + size));
+  return state as { value: unknown; issues: readonly string[]; done: boolean };
+}
+
+describe("registry.argumentStream", () => {
+  it("ends with the private checked copy dispatch gives the handler", async () => {
+    const { registry: tools, handler } = registry();
+    const text = '{"path":"notes.txt","offset":4}';
+    const stream = tools.argumentStream<typeof readParameters>("read");
+    const state = pushAll(stream, text);
+    const args = stream.end();
+    expect(args).toEqual({ path: "notes.txt", offset: 4 });
+    await tools.dispatch(toolCall("read", text));
+    expect(handler.mock.calls[0]![0]).toEqual(args);
+    // Private: not the partial value the pushes showed.
+    expect(args).not.toBe(state.value);
+    expect(state.done).toBe(false);
+  });
+
+  it("throws at end() the ToolArgumentsValidationError dispatch throws, with the same issues", async () => {
+    const { registry: tools } = registry();
+    const text = '{"path":7,"offset":-1,"extra":true}';
+    const stream = tools.argumentStream("read");
+    pushAll(stream, text);
+    const streamed = thrownBy(() => stream.end()) as ToolArgumentsValidationError;
+    const dispatched = (await rejectionOf(tools.dispatch(toolCall("read", text)))) as ToolArgumentsValidationError;
+    expect(streamed).toBeInstanceOf(ToolArgumentsValidationError);
+    expect(streamed.issues).toEqual(dispatched.issues);
+    expect(streamed.message).toBe(dispatched.message);
+  });
+
+  it("ends a text cut short with `/: arguments must be valid JSON`", () => {
+    const stream = registry().registry.argumentStream("read");
+    stream.push('{"path":"no');
+    expect((thrownBy(() => stream.end()) as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be valid JSON"]);
+  });
+
+  it("ends an empty text as dispatch ends an empty string: not JSON", () => {
+    const stream = registry().registry.argumentStream("read");
+    expect((thrownBy(() => stream.end()) as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be valid JSON"]);
+  });
+
+  it("builds the partial value when it is read, as one value brought up to date at each read", () => {
+    const stream = registry().registry.argumentStream("read");
+    const first = stream.push('{"path":"no');
+    const value = first.value as Record<string, unknown>;
+    expect(value).toEqual({ path: "no" });
+    stream.push('tes.txt","offset":1');
+    const third = stream.push("2}");
+    expect(third.value).toBe(value);
+    expect(value).toEqual({ path: "notes.txt", offset: 12 });
+  });
+
+  it("stops keeping text past maxArgumentBytes: the size is the one issue, and end() throws dispatch's size error", async () => {
+    const { registry: tools } = registry({ maxArgumentBytes: 64 });
+    const stream = tools.argumentStream("read");
+    expect(stream.push('{"path":7,"offset":0,"note":"').issues).toEqual(["/path: must be string"]);
+    const state = stream.push("x".repeat(100));
+    expect(state.issues).toEqual(["/: arguments must not be larger than 64 bytes"]);
+    expect(stream.push('"}').issues).toEqual(["/: arguments must not be larger than 64 bytes"]);
+    const streamed = thrownBy(() => stream.end()) as ToolArgumentsValidationError;
+    const dispatched = (await rejectionOf(tools.dispatch(toolCall("read", `{"path":7,"offset":0,"note":"${"x".repeat(100)}"}`)))) as ToolArgumentsValidationError;
+    expect(streamed.issues).toEqual(dispatched.issues);
+  });
+
+  it("counts bytes as dispatch does: characters outside ASCII take two or three", () => {
+    const { registry: tools } = registry({ maxArgumentBytes: 30 });
+    const stream = tools.argumentStream("read");
+    // 9 characters of JSON around 8 of "é" (2 bytes each): 25 bytes, then 3 more of "€" (3 bytes each): 34.
+    expect(stream.push(`{"path":"${"é".repeat(8)}`).issues).toEqual([]);
+    expect(stream.push("€€€").issues).toEqual(["/: arguments must not be larger than 30 bytes"]);
+  });
+
+  it("repairs at end() as dispatch does when repair is on, reporting the call id given", () => {
+    const reports: RepairReport[] = [];
+    const tools = new ToolRegistry({ onRepair: (report) => reports.push(report) }).register(readTool, () => 1);
+    const stream = tools.argumentStream("read", { toolCallId: "call_7" });
+    // "12" may become 12: with repair on, nothing is certain about a string.
+    expect(stream.push('{"path":"a","offset":"12"}').issues).toEqual([]);
+    expect(stream.end()).toEqual({ path: "a", offset: 12 });
+    expect(reports).toEqual([{ toolName: "read", toolCallId: "call_7", repairs: [{ pointer: "/offset", from: "string", to: "number" }] }]);
+  });
+
+  it("throws UnknownToolError for a name no tool has, with the close names", () => {
+    const error = thrownBy(() => registry().registry.argumentStream("raed")) as UnknownToolError;
+    expect(error).toBeInstanceOf(UnknownToolError);
+    expect(error.suggestions).toEqual(["read"]);
+  });
+
+  it("throws a TypeError for a name or an id that is not a string, a delta that is not one, and a push or end after end", () => {
+    const tools = registry().registry;
+    expect(thrownBy(() => tools.argumentStream(7 as never))).toEqual(new TypeError("toolName must be a string, got 7"));
+    expect(thrownBy(() => tools.argumentStream("read", { toolCallId: 7 as never }))).toEqual(new TypeError("toolCallId must be a string, got 7"));
+    const stream = tools.argumentStream("read");
+    expect(thrownBy(() => stream.push({} as never))).toEqual(new TypeError("delta must be a string, got object"));
+    stream.push('{"path":"a"}');
+    stream.end();
+    expect(thrownBy(() => stream.push("x"))).toEqual(new TypeError("push() was called after end(): the arguments are complete"));
+    expect(thrownBy(() => stream.end())).toEqual(new TypeError("end() was already called"));
+  });
+
+  it("names the tool it streams for", () => {
+    expect(registry().registry.argumentStream("read").toolName).toBe("read");
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { ToolArgumentsValidationError, ToolRegistry, Type, type TSchema } from "../src/index.js";
+import { thrownBy } from "./support/fixtures.js";
+
+/** The issues after each piece, for a tool with `parameters`. */
+function issuesAfter(parameters: TSchema | Record<string, unknown>, pieces: readonly string[]): Array<readonly string[]> {
+  const registry = new ToolRegistry().register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1);
+  const stream = registry.argumentStream("tool");
+  return pieces.map((piece) => stream.push(piece).issues);
+}
+
+/** The issues of the final check of the whole text. */
+function finalIssues(parameters: TSchema | Record<string, unknown>, text: string): readonly string[] {
+  const registry = new ToolRegistry().register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1);
+  const stream = registry.argumentStream("tool");
+  stream.push(text);
+  const error = thrownBy(() => stream.end());
+  return error instanceof ToolArgumentsValidationError ? error.issues : [];
+}
+
+const order = Type.Object(
+  {
+    name: Type.String(),
+    quantity: Type.Integer({ minimum: 1 }),
+    mode: Type.Union([Type.Literal("fast"), Type.Literal("safe")]),
+    kind: Type.Literal("order"),
+    items: Type.Array(Type.Object({ sku: Type.String(), tags: Type.Array(Type.String()) }, { additionalProperties: false })),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+describe("the issues certain from a prefix", () => {
+  it("reports a value whose kind the schema does not allow at its first character", () => {
+    expect(issuesAfter(order, ['{"name":', "[", '"x"]'])).toEqual([[], ["/name: must be string"], ["/name: must be string"]]);
+    expect(issuesAfter(order, ['{"items":[{"sku":t'])).toEqual([["/items/0/sku: must be string"]]);
+  });
+
+  it("reports a number where no number is allowed at its first digit, and whether it is an integer only once it ends", () => {
+    expect(issuesAfter(order, ['{"name":1'])).toEqual([["/name: must be string"]]);
+    expect(issuesAfter(order, ['{"quantity":1', ".5", ","])).toEqual([[], [], ["/quantity: must be integer (>= 1)"]]);
+  });
+
+  it("reports a property a closed object does not allow as soon as its key is complete", () => {
+    const NAME_NOT_ALLOWED = '/name_: is not an allowed property (allowed: "name", "quantity", "mode", "kind", "items", "note")';
+    expect(issuesAfter(order, ['{"nam', 'e_":', "1"])).toEqual([[], [NAME_NOT_ALLOWED], [NAME_NOT_ALLOWED]]);
+  });
+
+  it("reports a complete string outside an enum or a const, and nothing while it may still grow", () => {
+    expect(issuesAfter(order, ['{"mode":"fa', "st", 'er"', ',"kind":"orders"'])).toEqual([[], [], ['/mode: must be one of "fast", "safe"'], ['/mode: must be one of "fast", "safe"', '/kind: must be "order"']]);
+    expect(issuesAfter(order, ['{"mode":"fa', 'st"'])).toEqual([[], []]);
+  });
+
+  it("reports a root that is not an object, and only that", () => {
+    expect(issuesAfter(order, ["[", '{"name":1}]'])).toEqual([["/: arguments must be a plain object"], ["/: arguments must be a plain object"]]);
+  });
+
+  it("replaces every issue with `/: arguments must be valid JSON` once the text can no longer be JSON", () => {
+    expect(issuesAfter(order, ['{"name":1,', "}"])).toEqual([["/name: must be string"], ["/: arguments must be valid JSON"]]);
+  });
+
+  it("reports nothing that depends on what is still to come", () => {
+    const limits = Type.Object({ text: Type.String({ minLength: 5, maxLength: 2 }), list: Type.Array(Type.Number(), { minItems: 3 }), required: Type.String() });
+    expect(issuesAfter(limits, ['{"text":"abc","list":[1]'])).toEqual([[]]);
+  });
+
+  it("follows $ref and allOf to the nodes that apply, and never guesses an anyOf, oneOf or not branch", () => {
+    const schema = {
+      type: "object",
+      $defs: { Id: { type: "integer" } },
+      properties: {
+        id: { $ref: "#/$defs/Id" },
+        both: { allOf: [{ type: "string" }, { type: "string", enum: ["a", "b"] }] },
+        either: { anyOf: [{ type: "string" }, { type: "object", properties: { n: { type: "number" } } }] },
+        never: { not: { type: "string" } },
+      },
+    };
+    expect(issuesAfter(schema, ['{"id":"1","both":"c",', '"either":{"n":"x"},"never":"s"}'])).toEqual([
+      ["/id: must be integer", '/both: must be one of "a", "b"'],
+      ["/id: must be integer", '/both: must be one of "a", "b"'],
+    ]);
+  });
+
+  it("checks members against patternProperties and an additionalProperties schema, and items against prefixItems and items", () => {
+    const schema = {
+      type: "object",
+      patternProperties: { "^n_": { type: "number" } },
+      additionalProperties: { type: "boolean" },
+      properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "null" } } },
+    };
+    expect(issuesAfter(schema, ['{"n_a":"1","other":1,"pair":[1,"2",3]}'])).toEqual([
+      ["/n_a: must be number", "/other: must be boolean", "/pair/0: must be string", "/pair/1: must be integer", "/pair/2: must be null"],
+    ]);
+  });
+
+  it("gives the final check's own words: each issue is among those end() throws", () => {
+    const text = '{"name":1,"quantity":2.5,"mode":"slow","kind":"x","items":[{"sku":2,"tags":"t","x":1}],"note":3,"extra":1}';
+    const prefix = issuesAfter(order, [text]).at(-1)!;
+    expect(prefix.length).toBeGreaterThan(6);
+    expect(finalIssues(order, text)).toEqual(expect.arrayContaining([...prefix]));
+  });
+
+  it("stops at the issues an error shows, and says more were left out", () => {
+    const many = `{${Array.from({ length: 40 }, (_, index) => `"x${index}":1`).join(",")}}`;
+    const issues = issuesAfter(Type.Object({}, { additionalProperties: false }), [many]).at(-1)!;
+    expect(issues).toHaveLength(20);
+    expect(issues.at(-1)).toBe("/: more issues not shown");
+  });
+
+  it("never shows an argument value, only pointers and what the schema expects", () => {
+    const secret = "s3cr3t-value";
+    const issues = issuesAfter(order, [`{"name":["${secret}"],"mode":"${secret}","quantity":"${secret}","kind":"${secret}"`]).at(-1)!;
+    expect(issues.length).toBe(4);
+    for (const issue of issues) expect(issue).not.toContain(secret);
+  });
+
+  it("does not check places nested deeper than 128", () => {
+    const deep = { type: "object", properties: { a: { $ref: "#/$defs/Nest" } }, $defs: { Nest: { type: "array", items: { anyOf: [{ $ref: "#/$defs/Nest" }, { type: "string" }] } } } };
+    const list = { type: "object", properties: { a: { $ref: "#/$defs/List" } }, $defs: { List: { type: "array", items: { $ref: "#/$defs/List" } } } };
+    expect(issuesAfter(deep, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
+    expect(issuesAfter(list, [`{"a":${"[".repeat(100)}1`])).toEqual([[`/a${"/0".repeat(100)}: must be array of array`]]);
+    expect(issuesAfter(list, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
+  });
+});

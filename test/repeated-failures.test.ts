@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { failureContent, ToolArgumentsValidationError, ToolRegistry, Type, type ToolFailure } from "../src/index.js";
+import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
+import { textHash, valueHash } from "../src/validation/argument-hash.js";
+import { rejectionOf, toolCall } from "./support/fixtures.js";
+
+const add = { name: "add", description: "Add two numbers", parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }) };
+
+function calculator(options: { maxArgumentBytes?: number } = {}) {
+  return new ToolRegistry(options)
+    .register(add, ({ a, b }) => a + b)
+    .register({ name: "echo", description: "Echo", parameters: Type.Object({ text: Type.String() }) }, ({ text }) => text);
+}
+
+async function failure(registry: ToolRegistry, args: Record<string, unknown> | string, name = "add"): Promise<ToolFailure> {
+  const [result] = await registry.dispatchAll([toolCall(name, args)]);
+  if (!result!.isError) throw new Error("expected a failure");
+  return result!;
+}
+
+describe("a repeated failure", () => {
+  it("tells the model it is repeating itself, and what to change, when the same arguments fail the same way a second time in a row", async () => {
+    const registry = calculator();
+    const first = await failure(registry, '{"a":2.5}');
+    const second = await failure(registry, '{"a":2.5}');
+    expect(first.content).toBe(
+      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b (expected integer)\nCorrect the arguments to match the tool\'s parameters and call it again.',
+    );
+    expect(second.content).toBe(
+      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b (expected integer)\n' +
+        'These are the same arguments, refused for the same reasons, as in the last call of "add" (2 times in a row): sending them again will fail again. ' +
+        'Change each value the lines above name, as they say, before calling "add" again.',
+    );
+    expect((first.error as ToolArgumentsValidationError).repeats).toBe(0);
+    expect((second.error as ToolArgumentsValidationError).repeats).toBe(1);
+    const third = await failure(registry, '{"a":2.5}');
+    expect(third.content).toContain("as in the last 2 calls of \"add\" (3 times in a row)");
+  });
+
+  it("is counted in failureStats(), and cacheStats() keeps its five figures", async () => {
+    const registry = calculator();
+    for (let round = 0; round < 3; round++) await failure(registry, { a: "1", b: 2 });
+    await failure(registry, { a: 1 });
+    expect(registry.failureStats()).toEqual({ argumentFailures: 4, repeatedFailures: 2 });
+    expect(Object.keys(registry.cacheStats())).toEqual(["size", "max", "hits", "misses", "evictions"]);
+  });
+
+  it("is the same arguments: an equal object counts, a different value with the same issues does not", async () => {
+    const registry = calculator();
+    await failure(registry, { a: "x", b: 1 });
+    expect((await failure(registry, { a: "x", b: 1 })).content).toContain("2 times in a row");
+    expect((await failure(registry, { a: "y", b: 1 })).content).not.toContain("in a row");
+  });
+
+  it("is in a row: a call of the tool accepted in between starts the count again, another tool's failure does not", async () => {
+    const registry = calculator();
+    await failure(registry, '{"a":1}');
+    await failure(registry, { text: 1 }, "echo");
+    expect((await failure(registry, '{"a":1}')).content).toContain("2 times in a row");
+    expect(await registry.dispatch(toolCall("add", { a: 1, b: 2 }))).toBe(3);
+    expect((await failure(registry, '{"a":1}')).content).not.toContain("in a row");
+  });
+
+  it("is recognised for text that is not JSON and for text over maxArgumentBytes, the loops a model falls into when its JSON breaks", async () => {
+    const registry = calculator({ maxArgumentBytes: 64 });
+    await failure(registry, '{"a":1,"b":');
+    expect((await failure(registry, '{"a":1,"b":')).content).toContain("2 times in a row");
+    const large = JSON.stringify({ a: 1, b: 2, pad: "x".repeat(100) });
+    await failure(registry, large);
+    expect((await failure(registry, large)).content).toContain("2 times in a row");
+  });
+
+  it("reaches code that catches dispatch's error: failureContent writes the same stronger text", async () => {
+    const registry = calculator();
+    await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));
+    const error = await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));
+    expect(failureContent(error)).toContain("2 times in a row");
+    expect((error as Error).message).toBe('Invalid arguments for tool "add":\n  - /b: must have required properties b (expected integer)');
+  });
+
+  it("never puts an argument value in the text", async () => {
+    const registry = calculator();
+    await failure(registry, { a: "secret-42", b: 1 });
+    expect((await failure(registry, { a: "secret-42", b: 1 })).content).not.toContain("secret");
+  });
+});
+
+describe("the memory of refusals", () => {
+  const refusal = () => new ToolArgumentsValidationError("tool", ["/a: must be integer"]);
+  const text = (length: number, middle = "x") => `{"a":"${"x".repeat(length / 2)}${middle}${"x".repeat(length / 2)}"}`;
+
+  it("compares kept texts exactly: a one-character change in the middle of a long text is another call", () => {
+    const memory = new RepeatedFailures();
+    const tool = { lastRefusal: undefined };
+    memory.refused(tool, text(100_000), undefined, refusal());
+    expect(memory.refused(tool, text(100_000), undefined, refusal()).repeats).toBe(1);
+    expect(memory.refused(tool, text(100_000, "y"), undefined, refusal()).repeats).toBe(0);
+  });
+
+  it("keeps at most 2^20 characters of long texts in all, then hashes a text's length and a sample of it, and a kept text still matches its hash", () => {
+    const memory = new RepeatedFailures();
+    const [big, other] = [{ lastRefusal: undefined }, { lastRefusal: undefined }];
+    memory.refused(big, text(1_040_000), undefined, refusal());
+    // No room left: this text is hashed, and a change the sample does not read goes unseen.
+    memory.refused(other, text(100_000), undefined, refusal());
+    expect(memory.refused(other, text(100_000, "y"), undefined, refusal()).repeats).toBe(1);
+    // Once the big text is forgotten (its tool's arguments passed), there is room again: texts are kept and compared whole.
+    memory.forget(big);
+    expect(memory.refused(other, text(100_000, "y"), undefined, refusal()).repeats).toBe(2);
+    expect(memory.refused(other, text(100_000), undefined, refusal()).repeats).toBe(0);
+  });
+
+  it("forgets a tool's refusal when the tool is unregistered, so that its text no longer counts", async () => {
+    const registry = new ToolRegistry().register(add, () => 1);
+    await failure(registry, text(1_040_000));
+    registry.unregister("add");
+    registry.register(add, () => 1).register({ name: "other", description: "", parameters: Type.Object({ a: Type.Integer() }) }, () => 1);
+    await failure(registry, text(100_000), "other");
+    expect((await failure(registry, text(100_000, "y"), "other")).content).not.toContain("in a row");
+  });
+});
+
+describe("the hashes of arguments", () => {
+  it("hashes a text by its length and a sample: its first and last 1,024 characters, and 1,024 spread between", () => {
+    const long = `[${"1,".repeat(50_000)}1]`;
+    expect(textHash(long)).toBe(textHash(`${long}`));
+    expect(textHash(long)).not.toBe(textHash(`[2${long.slice(2)}`));
+    expect(textHash(long)).not.toBe(textHash(`${long.slice(0, -2)}2]`));
+    expect(textHash(long)).not.toBe(textHash(`${long} `));
+    const short = '{"a":1,"b":2}';
+    expect(textHash(short)).not.toBe(textHash('{"a":1,"b":3}'));
+  });
+
+  it("gives equal objects one hash, and tells types, keys, order and values apart", () => {
+    expect(valueHash({ a: [1, "2", null, true] })).toBe(valueHash({ a: [1, "2", null, true] }));
+    const variants = [{ a: [1, "2", null, true] }, { a: [1, 2, null, true] }, { a: [1, "2", null, false] }, { b: [1, "2", null, true] }, { a: [1, "2", true, null] }, { a: { 0: 1 } }];
+    expect(new Set(variants.map(valueHash)).size).toBe(variants.length);
+  });
+
+  it("walks a value with a cycle or deep nesting within its bounds", () => {
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    cyclic.again = cyclic;
+    expect(Number.isSafeInteger(valueHash(structuredClone(cyclic)))).toBe(true);
+    let deep: unknown = 1;
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    expect(Number.isSafeInteger(valueHash(deep))).toBe(true);
+  });
+});
