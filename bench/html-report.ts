@@ -16,6 +16,7 @@ export const REPORT_SECTIONS = [
   ["cache", "Validator cache"],
   ["memory", "Memory"],
   ["streaming", "Streaming tool calls"],
+  ["tracing", "Tracing while it is off"],
 ] as const;
 
 const STYLE = `
@@ -66,6 +67,7 @@ export function renderHtmlReport(results: BenchResults): string {
     sectionOf("cache", cacheTables(results)),
     sectionOf("memory", memoryTables(results)),
     sectionOf("streaming", streamingTables(results)),
+    sectionOf("tracing", [paragraph("dispatch on the small schema, plain and after instrument(registry), with @opentelemetry/api loaded and no SDK registered.", "note"), groupTable(results.tracing)]),
     `</main>`,
     `<footer>${paragraph(`Sections: ${Object.entries(results.sectionSeconds).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}.`, "note")}</footer>`,
   ];

@@ -8,10 +8,11 @@ import { evaluateGoals } from "./goals.js";
 import { describeMachine } from "./machine.js";
 import { runMcpRoundTrip } from "./mcp-round-trip.js";
 import { runMemory } from "./memory.js";
+import { runOtelOverhead } from "./otel-overhead.js";
 import { runPerCall } from "./per-call.js";
 import { buildPopulation } from "./population.js";
 import { Progress } from "./progress.js";
-import { checkLine, printBehaviour, printCacheKey, printCacheSweep, printColdStart, printMachine, printMcp, printMemory, printPerCall, printStreaming, printSummary } from "./report.js";
+import { checkLine, printBehaviour, printCacheKey, printCacheSweep, printColdStart, printMachine, printMcp, printMemory, printPerCall, printStreaming, printSummary, printTracing } from "./report.js";
 import { writeResults } from "./results.js";
 import { PROBED } from "./rivals/all.js";
 import { type BenchSettings, parseSettings, SettingsError } from "./settings.js";
@@ -94,9 +95,12 @@ const streaming = await section("streaming", () => {
 });
 printStreaming(streaming, settings);
 
-const goals = [...evaluateGoals([...perCall.groups, ...mcp.groups, coldStart.group]), ...streaming.goals];
+const tracing = await section("tracing", () => runOtelOverhead(settings.perCall, progress));
+printTracing(tracing);
+
+const goals = [...evaluateGoals([...perCall.groups, ...mcp.groups, coldStart.group, tracing]), ...streaming.goals];
 const durationSeconds = (performance.now() - started) / 1e3;
-const files = writeResults({ machine, settings, argv, perCall, mcp, coldStart, behaviour, goals, cacheSweep, cacheKey, memory, streaming, sectionSeconds, durationSeconds });
+const files = writeResults({ machine, settings, argv, perCall, mcp, coldStart, behaviour, goals, cacheSweep, cacheKey, memory, streaming, tracing, sectionSeconds, durationSeconds });
 printSummary(goals, sectionSeconds, durationSeconds, files);
 if (settings.check) {
   const { line, ok } = checkLine(goals, settings.quick);

@@ -141,6 +141,12 @@ export function printStreaming(result: StreamingResult, settings: BenchSettings)
   printGoals(result.goals);
 }
 
+/** Prints the tracing section: dispatch plain and instrumented while no OpenTelemetry SDK is registered. */
+export function printTracing(group: TimedGroup): void {
+  section("8. Tracing: typebox-tool-registry/otel while tracing is off");
+  printGroup(group);
+}
+
 /**
  * Prints the goals with the run's timing at the end of the run, and says so
  * when the run is too noisy to trust.

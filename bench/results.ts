@@ -37,6 +37,8 @@ export interface BenchResults {
   readonly cacheKey: CacheKeyResult;
   readonly memory: MemoryResult;
   readonly streaming: StreamingResult;
+  /** `instrument(registry)` with no OpenTelemetry SDK registered, against a plain registry. */
+  readonly tracing: TimedGroup;
   /** Wall time of each section, in seconds. */
   readonly sectionSeconds: Readonly<Record<string, number>>;
   readonly durationSeconds: number;

@@ -419,3 +419,61 @@ export function unavailableMessage(toolName: string, retryAfterMs: number): stri
   const when = retryAfterMs > 0 ? ` Try again in ${duration(retryAfterMs)}, or do without it.` : " Try again shortly, or do without it.";
   return `Tool ${describeName(toolName)} is unavailable after repeated failures; it was not run.${when}`;
 }
+
+/** Why a registry refused a {@link ToolCallEnvelope} it was asked to execute. */
+export type EnvelopeRefusal = "malformed" | "tampered";
+
+/**
+ * An envelope given to `registry.execute` cannot be trusted, and its handler did not run:
+ * `"malformed"` when it is not an envelope of a version this registry reads, `"tampered"` when its
+ * arguments do not have its fingerprint (they changed on the way).
+ */
+export class ToolEnvelopeError extends ToolRegistryError {
+  override readonly name = "ToolEnvelopeError";
+  /** The tool the envelope names (`""` when it names none). */
+  readonly toolName: string;
+  readonly reason: EnvelopeRefusal;
+
+  constructor(toolName: string, reason: EnvelopeRefusal, options?: ErrorOptions) {
+    super(envelopeMessage(toolName, reason), options);
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+/** How the executing registry's tool differs from the one a call was checked against. */
+export type ToolMismatch = "missing" | "schema";
+
+/**
+ * The registry asked to execute an envelope does not have the tool its sender checked the call
+ * against, and the handler did not run: `"missing"` when it has no tool of that name, `"schema"`
+ * when its tool's parameters schema differs from the sender's (compared by fingerprint). Two
+ * processes that run different versions of a tool: deploy the same tools on both.
+ */
+export class ToolMismatchError extends ToolRegistryError {
+  override readonly name = "ToolMismatchError";
+  readonly toolName: string;
+  readonly reason: ToolMismatch;
+
+  constructor(toolName: string, reason: ToolMismatch) {
+    super(mismatchMessage(toolName, reason));
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+/** `Tool "<name>" was not run: the call arrived …` for an envelope that cannot be trusted. */
+export function envelopeMessage(toolName: string, reason: EnvelopeRefusal): string {
+  const head = toolName === "" ? "The tool call was not run:" : `Tool ${describeName(toolName)} was not run:`;
+  return reason === "malformed"
+    ? `${head} it arrived in a form that could not be read. Try again later.`
+    : `${head} its arguments changed on the way to where it runs. Try again later.`;
+}
+
+/** `Tool "<name>" was not run: where it runs, …` for a registry whose tool differs from the sender's. */
+export function mismatchMessage(toolName: string, reason: ToolMismatch): string {
+  const head = `Tool ${describeName(toolName)} was not run:`;
+  return reason === "missing"
+    ? `${head} it is not available where it would run. Do not call it again now; tell the user.`
+    : `${head} where it would run, it takes different arguments than the ones described to you. Do not call it again now; tell the user.`;
+}

@@ -13,6 +13,9 @@ export type {
   DenyOptions,
   CallObserver,
   ObservedCall,
+  ToolCallEnvelope,
+  EnvelopeOptions,
+  ExecuteOptions,
 } from "./registry/registry.js";
 export type { ExecutionOptions, ToolEffects, CallContext, ApprovalPredicate } from "./policy/policy.js";
 export type { RateLimit } from "./policy/rate-limit.js";
@@ -48,8 +51,10 @@ export {
   ToolRateLimitedError,
   ToolUnavailableError,
   ToolHookError,
+  ToolEnvelopeError,
+  ToolMismatchError,
 } from "./errors.js";
-export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal } from "./errors.js";
+export type { DefinitionProblem, ApprovalRefusal, LedgerRefusal, EnvelopeRefusal, ToolMismatch } from "./errors.js";
 export type { ArgumentStream, ArgumentStreamState, ArgumentStreamOptions, DeepPartial } from "./streaming/argument-stream.js";
 export { failureContent } from "./text/results.js";
 export type { ModelNames } from "./text/model-names.js";

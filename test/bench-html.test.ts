@@ -25,6 +25,7 @@ function sampleResults(): BenchResults {
   ]);
   const signal = group("small signal", [timing("dispatch", "no signal", 200), timing("signal", "signal", 250), timing("timeout", "timeout", 300)]);
   const mcp = ["small", "large"].map((size) => group(`${size} mcp`, [timing("registry-mcp", "createMcpServer", 40_000), timing("mcp-sdk-zod", "McpServer", 50_000)]));
+  const tracing = group("small otel", [timing("dispatch", "registry.dispatch", 200), timing("otel-idle", "instrument(registry), then dispatch", 205)]);
   const cold = group("cold start", [timing("register-first-call", "register + first dispatch", 150_000), timing("compile", "Compile", 100_000)]);
   const behaviour: BehaviourRow = {
     id: "registry", label: "registry.dispatch", packageName: "typebox-tool-registry", version: "0.2.0", form: "object",
@@ -42,7 +43,7 @@ function sampleResults(): BenchResults {
     mcp: { groups: mcp },
     coldStart: { group: cold, rows: [{ tools: 100, registerMs: 4, compileAllMs: 10, firstCallMeanUs: 150, firstCallP95Us: 300, compileMeanUs: 100, secondCallMedianUs: 2 }] },
     behaviour: [behaviour],
-    goals: evaluateGoals([...perCallGroups, signal, ...mcp, cold]),
+    goals: evaluateGoals([...perCallGroups, signal, ...mcp, cold, tracing]),
     cacheSweep: { source: "100 generated tools", tools: 100, calls: 1000, zipfExponent: 1.1, rows: [16, Infinity].map((cacheSize) => ({ cacheSize, hits: 900, misses: 100, evictions: 80, hitRate: 0.9, compileMs: 12, rejected: 0, callsPerSecond: 50_000, heapBytes: 2 ** 20 })) },
     cacheKey: { cacheSize: 1024, calls: 100, rows: [{ label: "identity key", key: "identity", freshCopies: false, misses: 10, hitRate: 0.9, microsecondsPerCall: 3 }] },
     memory: {
@@ -57,6 +58,7 @@ function sampleResults(): BenchResults {
       latency: { calls: 3, handlerMs: 50, streamMs: 200, dispatchStream: { firstResultMs: 106, lastResultMs: 260, beforeStreamEnd: 2 }, collectThenDispatchAll: { firstResultMs: 208, lastResultMs: 260, beforeStreamEnd: 0 } },
       goals: [],
     },
+    tracing,
     sectionSeconds: { "per-call": 30, memory: 6 },
     durationSeconds: 61.5,
   };

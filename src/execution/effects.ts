@@ -188,10 +188,10 @@ export class CallLedger {
   }
 }
 
-const NOT_JSON = Symbol("not JSON");
+export const NOT_JSON = Symbol("not JSON");
 
 /** A result as the ledger keeps it: JSON, `{ value }` (`{}` for `undefined`) or a rich result's items; {@link NOT_JSON} when it has none. */
-function recordable(value: unknown): JsonValue | typeof NOT_JSON {
+export function recordable(value: unknown): JsonValue | typeof NOT_JSON {
   try {
     const subject = isToolContent(value) ? { toolContent: value.content, ...("structuredContent" in value ? { structuredContent: value.structuredContent } : {}) } : { value };
     const text = JSON.stringify(subject);
@@ -208,7 +208,7 @@ function doneRecord(value: unknown): OnceRecord {
 }
 
 /** A recorded result as a value again: a fresh copy, a rich result rebuilt. */
-function revive(result: JsonValue | undefined): unknown {
+export function revive(result: JsonValue | undefined): unknown {
   if (!isRecord(result)) return undefined;
   if (Array.isArray(result.toolContent)) {
     return toolContent(result.toolContent as never, "structuredContent" in result ? { structuredContent: result.structuredContent } : {});

@@ -7,15 +7,17 @@ import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/ru
 import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
 import { CallLedger, type LedgerStats } from "../execution/effects.js";
+import { type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
 import { callFingerprint } from "../execution/fingerprint.js";
 import { Governor, type Outcome } from "../execution/governor.js";
-import { CallObservation, type CallObserver, observed } from "../execution/observers.js";
+import { CallObservation, type CallObserver, observed, observing, traceparentOf } from "../execution/observers.js";
 import { checkHooks, type ToolHooks } from "../execution/hooks.js";
 import { ResourceLocks } from "../policy/locks.js";
 import { allowTest } from "../dispatch/allow.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { resultValue } from "../results/value.js";
 import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
 import { ArgumentStream, type ArgumentStreamOptions } from "../streaming/argument-stream.js";
 import { dispatchStream, type StreamDispatchContext } from "../streaming/stream-dispatch.js";
@@ -33,6 +35,7 @@ export type { RepairReport } from "../dispatch/prepare.js";
 export type { LateSettleReport } from "../dispatch/run.js";
 export type { LedgerStats } from "../execution/effects.js";
 export type { CallObserver, ObservedCall } from "../execution/observers.js";
+export type { ToolCallEnvelope, EnvelopeOptions, ExecuteOptions } from "../execution/envelope.js";
 
 /** Options of a {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -328,7 +331,7 @@ export class ToolRegistry {
     try {
       if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval));
       // Observed from the start, so that a refused call is observed too.
-      if (this.#observers.length > 0) return this.#settle(call, run, undefined).then(resultValue);
+      if (this.#observers.length > 0 && observing(this.#observers)) return this.#settle(call, run, undefined).then(resultValue);
       prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
       return Promise.reject(error);
@@ -447,7 +450,7 @@ export class ToolRegistry {
    */
   #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
     const fields = readCall(call);
-    if (this.#observers.length === 0) return this.#settleFields(call, fields, run, undefined);
+    if (this.#observers.length === 0 || !observing(this.#observers)) return this.#settleFields(call, fields, run, undefined);
     const observation = new CallObservation(fields.id, fields.shownName, traceparent);
     return observed(this.#observers, observation, () => this.#settleFields(call, fields, run, observation));
   }
@@ -561,6 +564,43 @@ export class ToolRegistry {
     const tracker = this.#tracker;
     return { running: tracker.running, abandoned: tracker.abandoned, settledLate: tracker.settledLate };
   }
+
+  /**
+   * Checks `call` here, as `dispatch` would (so a refusal reaches the model at once, with no
+   * network hop), and packs it as a {@link ToolCallEnvelope}: plain JSON with the checked
+   * arguments, their fingerprint, the schema's fingerprint, the deadline of the tool's time limit
+   * and, when tracing is on, the trace context. Run it with `execute` in any process that registers
+   * the same tools.
+   * @throws UnknownToolError, ToolNotAllowedError, ToolArgumentsValidationError, ToolDefinitionError (as rejections) as `dispatch` does
+   * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form
+   */
+  envelope(call: ToolCallContent, options?: EnvelopeOptions): Promise<ToolCallEnvelope> {
+    return makeEnvelope(this.#envelopeServices(), call, options);
+  }
+
+  /**
+   * Runs an envelope made by `envelope` (here or in another process) and resolves to the
+   * {@link ToolResult} `dispatchAll` gives for the call: the arguments are checked again, the
+   * deadline is the call's time limit, the trace goes on from the sender's. A malformed or altered
+   * envelope (`ToolEnvelopeError`), a tool missing here or with another schema (`ToolMismatchError`),
+   * or a repeated attempt of a tool not declared safe to repeat is a failure, and nothing runs.
+   * @throws TypeError (as a rejection) for a bad option
+   */
+  execute(envelope: ToolCallEnvelope, options?: ExecuteOptions): Promise<ToolResult> {
+    return executeEnvelope(this.#envelopeServices(), envelope, options);
+  }
+
+  /** What `envelope` and `execute` need of this registry. */
+  #envelopeServices(): EnvelopeServices {
+    return {
+      prepare: (call, allowed) => prepareCall(readCall(call), this.#prepareContext, allowed),
+      tool: (name) => this.#tools.get(name),
+      timeoutOf: (tool) => this.#timeoutOf(tool),
+      traceparent: () => traceparentOf(this.#observers),
+      settle: (call, signal, approval, data, traceparent) =>
+        this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent),
+    };
+  }
 }
 
 /** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
@@ -598,20 +638,6 @@ function outcomeValue(outcome: Outcome): unknown {
       throw new ToolDeniedError(outcome.toolName, outcome.content);
     case "error":
       throw outcome.error;
-  }
-}
-
-/** What `dispatch` resolves to for a result, or rejects with. */
-function resultValue(result: ToolResult): unknown {
-  switch (result.status) {
-    case "ok":
-      return result.value;
-    case "error":
-      throw result.error;
-    case "approval-required":
-      throw new ToolApprovalRequiredError(result.request);
-    case "denied":
-      throw new ToolDeniedError(result.toolName, result.content);
   }
 }
 

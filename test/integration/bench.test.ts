@@ -17,7 +17,7 @@ describe("npm run bench -- --quick", () => {
       cwd: root,
       encoding: "utf8",
     });
-    for (const heading of ["Per-call cost", "What each library does with the arguments", "MCP server", "Cold start", "Cache sweep", "Cache key", "Memory", "Streaming tool calls", "partial-json", "20-byte delta", "Latency", "Goals"]) {
+    for (const heading of ["Per-call cost", "What each library does with the arguments", "MCP server", "Cold start", "Cache sweep", "Cache key", "Memory", "Streaming tool calls", "partial-json", "20-byte delta", "Latency", "Tracing", "Goals"]) {
       expect(output).toContain(heading);
     }
     // Not a terminal: no progress line, no escape codes.

@@ -1,0 +1,35 @@
+import { ToolExecutionError, ToolRegistryError } from "../errors.js";
+import { describeName } from "../text/describe.js";
+
+/**
+ * The queue's Redis could not be reached when a call was to be enqueued (it was not enqueued, and
+ * did not run): `connection` names the server (`redis://host:port/db`, never a password), `cause`
+ * is the client's error when there was one.
+ */
+export class ToolQueueConnectionError extends ToolRegistryError {
+  override readonly name = "ToolQueueConnectionError";
+  /** The Redis server, as `redis://host:port/db`. */
+  readonly connection: string;
+  readonly toolName: string;
+
+  constructor(toolName: string, connection: string, options?: ErrorOptions) {
+    super(`Tool ${describeName(toolName)} was not run: its queue at ${connection} could not be reached. Try again later.`, options);
+    this.connection = connection;
+    this.toolName = toolName;
+  }
+}
+
+/**
+ * The queue gave up on a call's job (its worker failed outside the tool, or the job stalled more
+ * often than the queue allows): the tool may or may not have run. `reason` is BullMQ's.
+ */
+export class ToolJobFailedError extends ToolExecutionError {
+  override readonly name = "ToolJobFailedError";
+  /** Why the queue failed the job, as BullMQ gives it. */
+  readonly reason: string;
+
+  constructor(toolName: string, toolCallId: string, reason: string) {
+    super(toolName, toolCallId, undefined, `Tool ${describeName(toolName)} did not complete where it runs, and may or may not have taken effect. Check before calling it again.`);
+    this.reason = reason;
+  }
+}

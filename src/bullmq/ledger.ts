@@ -1,0 +1,65 @@
+import type { Redis } from "ioredis";
+import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
+import { connect, type RedisConnection } from "./connection.js";
+
+/** Options of a {@link RedisLedger}. */
+export interface RedisLedgerOptions {
+  /** Where Redis is: a URL, ioredis options, or an ioredis client (duplicated). */
+  connection: RedisConnection;
+  /**
+   * What every key starts with, so that one Redis can hold several registries' ledgers.
+   * @default "ttr:ledger:"
+   */
+  keyPrefix?: string;
+}
+
+/**
+ * A {@link LedgerStore} in Redis, through ioredis (the client BullMQ uses): `once` results,
+ * memoized results and used approval tokens shared by every process that uses the same Redis and
+ * prefix, and surviving their restarts. `add` is `SET key value NX PX ttl`, atomic across
+ * processes, so a `once` tool never runs twice on two workers.
+ */
+export class RedisLedger implements LedgerStore {
+  readonly #client: Redis;
+  readonly #prefix: string;
+
+  /** @throws TypeError for a connection that is none of a URL, options or a client, or a prefix that is not a string */
+  constructor(options: RedisLedgerOptions) {
+    const prefix = options?.keyPrefix ?? "ttr:ledger:";
+    if (typeof prefix !== "string") throw new TypeError(`keyPrefix must be a string, got ${typeof prefix}`);
+    this.#prefix = prefix;
+    // A store call fails rather than waits while Redis is away: the registry then fails closed.
+    this.#client = connect("connection", options?.connection, { maxRetriesPerRequest: 1 });
+  }
+
+  async get(key: string): Promise<JsonValue | undefined> {
+    const text = await this.#client.get(this.#prefix + key);
+    return text === null ? undefined : (JSON.parse(text) as JsonValue);
+  }
+
+  async set(key: string, value: JsonValue, options: LedgerSetOptions): Promise<void> {
+    const ttl = ttlOf(options);
+    if (ttl === undefined) await this.#client.set(this.#prefix + key, JSON.stringify(value));
+    else await this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#client.del(this.#prefix + key);
+  }
+
+  async add(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean> {
+    const ttl = ttlOf(options);
+    const reply = ttl === undefined ? await this.#client.set(this.#prefix + key, JSON.stringify(value), "NX") : await this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl, "NX");
+    return reply === "OK";
+  }
+
+  /** Closes its connection. */
+  async close(): Promise<void> {
+    await this.#client.quit().catch(() => this.#client.disconnect());
+  }
+}
+
+/** Whole milliseconds, at least 1; `undefined` for no expiry. */
+function ttlOf(options: LedgerSetOptions): number | undefined {
+  return options.ttlMs === Infinity ? undefined : Math.max(1, Math.ceil(options.ttlMs));
+}

@@ -1,0 +1,18 @@
+import { describeOption } from "../options.js";
+
+/** BullMQ's own default key prefix. */
+export const DEFAULT_PREFIX = "bull";
+
+/**
+ * A queue name: a non-empty string.
+ * @throws TypeError naming the option
+ */
+export function checkQueueName(value: unknown): string {
+  if (typeof value === "string" && value !== "") return value;
+  throw new TypeError(`queueName must be a non-empty string, got ${describeOption(value)}`);
+}
+
+/** The Redis channel on which a queue asks its workers to cancel a job its caller gave up on. */
+export function cancelChannel(prefix: string, queueName: string): string {
+  return `${prefix}:${queueName}:ttr:cancel`;
+}

@@ -1,0 +1,274 @@
+import { type JobsOptions, Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { AbortFanOut } from "../dispatch/abort-fan-out.js";
+import { ToolAbortedError, ToolTimeoutError } from "../errors.js";
+import type { ToolCallEnvelope } from "../execution/envelope.js";
+import { hex, sha256 } from "../execution/web-crypto.js";
+import type { JsonValue } from "../execution/ledger.js";
+import { allowTest } from "../dispatch/allow.js";
+import { checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, positiveInteger } from "../options.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import { resultValue } from "../results/value.js";
+import { modelNamesOf } from "../text/model-names.js";
+import { failureContent, toFailure } from "../text/results.js";
+import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult } from "../types.js";
+import { connect, describeConnection, type RedisConnection, whenReady } from "./connection.js";
+import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
+import { resultFromWire } from "./results.js";
+import { cancelChannel, checkQueueName, DEFAULT_PREFIX } from "./names.js";
+
+/** Options of {@link createToolQueue}. */
+export interface ToolQueueOptions {
+  /** Where Redis is: a `redis://` URL, ioredis options, or an ioredis client (duplicated, never closed here). */
+  connection: RedisConnection;
+  /** The BullMQ queue's name; the workers of {@link createToolWorker} must use the same. */
+  queueName: string;
+  /** BullMQ's key prefix, the same on both sides. @default "bull" */
+  prefix?: string;
+  /**
+   * How long a call waits for Redis when it is not connected, in milliseconds, before it fails
+   * with a `ToolQueueConnectionError` (at once on a refused connection).
+   * @default 2000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * BullMQ job options for every call (`removeOnComplete`, `priority`…); the job id is the call's
+   * and `attempts` stays 1: a call runs again only when its worker dies, and then only if its tool
+   * is safe to repeat.
+   * @default { removeOnComplete: { age: 3600, count: 10000 }, removeOnFail: { age: 86400 } }
+   */
+  jobOptions?: Omit<JobsOptions, "jobId" | "attempts" | "backoff" | "repeat">;
+}
+
+/** What {@link createToolQueue} returns: the registry's dispatch verbs, over the queue. */
+export interface ToolQueue {
+  /**
+   * Checks the call here, enqueues it, and resolves to the handler's value as its worker ran it,
+   * or rejects with the error the local `registry.dispatch` would (its class, fields and text).
+   * @throws ToolQueueConnectionError when Redis cannot be reached (the call was not enqueued)
+   */
+  dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown>;
+  /**
+   * Runs many calls through the queue, at most `concurrency` in flight (one at a time, in order,
+   * with `order: "sequential"`); one {@link ToolResult} per call, never a rejection. `allow` refuses
+   * other tools here: they are never enqueued.
+   */
+  dispatchAll(calls: readonly ToolCallContent[], options?: DispatchAllOptions): Promise<ToolResult[]>;
+  /** Stops waiting for results and closes the connections; calls still waiting are aborted. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 86_400 } } satisfies JobsOptions;
+
+/**
+ * The registry's `dispatch` and `dispatchAll`, with the handlers run by workers elsewhere
+ * ({@link createToolWorker}) through a BullMQ queue on Redis. Each call is checked here (a refusal
+ * reaches the model at once, with no network hop), enqueued as an envelope whose job id derives
+ * from the call's id and fingerprint (so a repeated enqueue of the same call is one job), and its
+ * result awaited through BullMQ's `QueueEvents`. The tool's time limit and the caller's signal
+ * apply here and on the worker.
+ * @throws TypeError for a registry that is not one, or an option of the wrong kind
+ */
+export function createToolQueue(registry: ToolRegistry, options: ToolQueueOptions): ToolQueue {
+  checkRegistry(registry);
+  const queueName = checkQueueName(options?.queueName);
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${describeOption(prefix)}`);
+  const connectTimeoutMs = milliseconds("connectTimeoutMs", options.connectTimeoutMs) ?? 2_000;
+  const jobOptions = { ...DEFAULT_JOB_OPTIONS, ...options.jobOptions };
+  // Commands fail rather than wait while Redis is away; the queue's own client and a blocking one for events.
+  const client = connect("connection", options.connection, { maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 100, 1_000) });
+  const eventsClient = client.duplicate({ maxRetriesPerRequest: null });
+  eventsClient.on("error", () => undefined);
+  return new QueueClient(registry, client, eventsClient, queueName, prefix, connectTimeoutMs, jobOptions);
+}
+
+/** The queue's side of the calls: enqueues envelopes, and settles each call when its job does. */
+class QueueClient implements ToolQueue {
+  readonly #queue: Queue;
+  readonly #waiters = new Map<string, Set<(settled: JobSettlement) => void>>();
+  #events: Promise<QueueEvents> | undefined;
+  #closed = false;
+
+  constructor(
+    readonly registry: ToolRegistry,
+    readonly client: Redis,
+    readonly eventsClient: Redis,
+    readonly queueName: string,
+    readonly prefix: string,
+    readonly connectTimeoutMs: number,
+    readonly jobOptions: JobsOptions,
+  ) {
+    this.#queue = new Queue(queueName, { connection: client, prefix });
+    this.#queue.on("error", () => undefined);
+    this.dispatch = this.dispatch.bind(this);
+    this.dispatchAll = this.dispatchAll.bind(this);
+    this.close = this.close.bind(this);
+  }
+
+  async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {
+    const signal = optionalSignal("signal", options?.signal);
+    const approval = options?.approval;
+    if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
+    return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval, allowTest(options?.allow)));
+  }
+
+  async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
+    if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${describeOption(calls)}`);
+    const order = options?.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
+    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options?.concurrency ?? Infinity, true);
+    const signal = optionalSignal("signal", options?.signal);
+    const allowed = allowTest(options?.allow);
+    const caller = signal === undefined ? undefined : new AbortFanOut(signal);
+    const approvals = options?.approvals;
+    const results = new Array<ToolResult>(calls.length);
+    let next = 0;
+    const work = async (): Promise<void> => {
+      while (next < calls.length) {
+        const index = next++;
+        const call = calls[index]!;
+        const id = (call as { id?: unknown })?.id;
+        results[index] = await this.#settle(call, caller, typeof id === "string" && approvals !== undefined && Object.hasOwn(approvals, id) ? approvals[id] : undefined, allowed);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
+    return results;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [jobId, waiters] of this.#waiters) for (const waiter of waiters) waiter({ kind: "closed", jobId });
+    this.#waiters.clear();
+    const events = this.#events;
+    await Promise.allSettled([events?.then((queueEvents) => queueEvents.close()), this.#queue.close()]);
+    for (const connection of [this.client, this.eventsClient]) await connection.quit().catch(() => connection.disconnect());
+  }
+
+  /** One call to its result: checked, enqueued, awaited; never a rejection. */
+  async #settle(call: ToolCallContent, caller: AbortFanOut | undefined, approval: string | undefined, allowed: ((toolName: string) => boolean) | undefined): Promise<ToolResult> {
+    let envelope: ToolCallEnvelope;
+    try {
+      envelope = await this.registry.envelope(call, { ...(approval === undefined ? {} : { approval }), ...(allowed === undefined ? {} : { allow: allowed }) });
+    } catch (error) {
+      const fields = call as { id?: unknown; name?: unknown };
+      return toFailure(typeof fields?.id === "string" ? fields.id : "", typeof fields?.name === "string" ? fields.name : "", error, modelNamesOf(call));
+    }
+    const { toolCallId, toolName } = envelope;
+    try {
+      const settled = await this.#run(envelope, caller);
+      const result = resultFromWire(settled);
+      // The worker wrote the text without the caller's name map; a call read through one is answered in the model's names.
+      const names = modelNamesOf(call);
+      return result.status === "error" && names !== undefined ? { ...result, content: failureContent(result.error, names) } : result;
+    } catch (error) {
+      return toFailure(toolCallId, toolName, error, modelNamesOf(call));
+    }
+  }
+
+  /** Enqueues the envelope and waits for its job's result, its deadline, or the caller's abort. */
+  async #run(envelope: ToolCallEnvelope, caller: AbortFanOut | undefined): Promise<JsonValue> {
+    const { toolCallId, toolName } = envelope;
+    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason);
+    if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"));
+    const jobId = await jobIdOf(envelope);
+    await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
+      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+    });
+    await this.#listening();
+    return new Promise<JsonValue>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let unsubscribe: (() => void) | undefined;
+      const finish = (settle: () => void): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        unsubscribe?.();
+        this.#unwait(jobId, onSettled);
+        settle();
+      };
+      const giveUp = (error: Error, reason: string): void => {
+        finish(() => reject(error));
+        // The job need not run now: removed if it waits, cancelled on its worker if it runs.
+        void this.#queue.remove(jobId).catch(() => undefined);
+        void this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason })).catch(() => undefined);
+      };
+      const onSettled = (settled: JobSettlement): void => {
+        switch (settled.kind) {
+          case "completed":
+            return finish(() => resolve(settled.result));
+          case "failed":
+            return finish(() => reject(new ToolJobFailedError(toolName, toolCallId, settled.reason)));
+          case "closed":
+            return finish(() => reject(new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"))));
+        }
+      };
+      this.#wait(jobId, onSettled);
+      if (envelope.deadline !== undefined) {
+        const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
+        timer = setTimeout(() => giveUp(timeout, "timeout"), Math.max(0, envelope.deadline - Date.now()));
+      }
+      if (caller !== undefined) unsubscribe = caller.subscribe(() => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted"));
+      this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).catch((error: unknown) => {
+        finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error })));
+      });
+    });
+  }
+
+  #wait(jobId: string, waiter: (settled: JobSettlement) => void): void {
+    let waiters = this.#waiters.get(jobId);
+    if (waiters === undefined) this.#waiters.set(jobId, (waiters = new Set()));
+    waiters.add(waiter);
+  }
+
+  #unwait(jobId: string, waiter: (settled: JobSettlement) => void): void {
+    const waiters = this.#waiters.get(jobId);
+    if (waiters?.delete(waiter) && waiters.size === 0) this.#waiters.delete(jobId);
+  }
+
+  #settled(settled: JobSettlement): void {
+    const waiters = this.#waiters.get(settled.jobId);
+    if (waiters !== undefined) for (const waiter of [...waiters]) waiter(settled);
+  }
+
+  /**
+   * The queue's events, listened to from the server's present moment on (so that no job that
+   * completes after its enqueue goes unheard), made on the first call.
+   */
+  #listening(): Promise<QueueEvents> {
+    return (this.#events ??= this.#listen());
+  }
+
+  async #listen(): Promise<QueueEvents> {
+    const [seconds, microseconds] = (await this.client.time()) as [number | string, number | string];
+    const now = Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
+    const events = new QueueEvents(this.queueName, { connection: this.eventsClient, prefix: this.prefix, lastEventId: `${now - 1}-0` });
+    events.on("error", () => undefined);
+    events.on("completed", ({ jobId, returnvalue }) => this.#settled({ kind: "completed", jobId, result: parsed(returnvalue) }));
+    events.on("failed", ({ jobId, failedReason }) => this.#settled({ kind: "failed", jobId, reason: failedReason }));
+    // A repeated enqueue of a job that already finished hears no more events: its outcome is read.
+    events.on("duplicated", ({ jobId }) => void this.#finishedAlready(jobId));
+    await events.waitUntilReady();
+    return events;
+  }
+
+  async #finishedAlready(jobId: string): Promise<void> {
+    const job = await this.#queue.getJob(jobId).catch(() => undefined);
+    if (job?.finishedOn === undefined) return;
+    if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue === null) this.#settled({ kind: "failed", jobId, reason: job.failedReason });
+    else this.#settled({ kind: "completed", jobId, result: parsed(job.returnvalue) });
+  }
+}
+
+/** How a call's job ended, as the queue's events tell it. */
+type JobSettlement =
+  | { readonly kind: "completed"; readonly jobId: string; readonly result: JsonValue }
+  | { readonly kind: "failed"; readonly jobId: string; readonly reason: string }
+  | { readonly kind: "closed"; readonly jobId: string };
+
+/** A job id from the call's id and fingerprint: the same call enqueued twice is one job; a reused id with other arguments is another. */
+async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
+  return hex(await sha256(`${envelope.toolCallId}\n${envelope.fingerprint}`));
+}
+
+function parsed(value: unknown): JsonValue {
+  return (typeof value === "string" ? JSON.parse(value) : value) as JsonValue;
+}

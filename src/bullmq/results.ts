@@ -1,0 +1,92 @@
+import * as errorClasses from "../errors.js";
+import { ToolRegistryError, ToolResultValidationError } from "../errors.js";
+import { NOT_JSON, recordable, revive } from "../execution/effects.js";
+import type { JsonValue } from "../execution/ledger.js";
+import { isRecord } from "../objects.js";
+import { describeThrown } from "../text/describe.js";
+import { toFailure } from "../text/results.js";
+import type { ToolResult } from "../types.js";
+import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
+
+/** An error as JSON: its class's name, its message, its own fields, and its cause. */
+interface WireError {
+  name: string;
+  message: string;
+  fields: { [key: string]: JsonValue };
+  cause?: WireError | { value: JsonValue };
+}
+
+// Every error class of this package, by name: a failure crosses the queue as the class it was.
+const CLASSES = new Map<string, new (...args: never[]) => Error>();
+for (const value of [...Object.values(errorClasses), ToolJobFailedError, ToolQueueConnectionError]) {
+  if (typeof value === "function" && (value === ToolRegistryError || value.prototype instanceof ToolRegistryError)) CLASSES.set(value.name, value as new (...args: never[]) => Error);
+}
+
+/**
+ * A result as JSON, to cross a queue: a value as the ledger keeps one (rich content included), a
+ * failure's error with its class name and fields. A value with no JSON form becomes a failure
+ * that says the tool ran.
+ */
+export function resultToWire(result: ToolResult): JsonValue {
+  switch (result.status) {
+    case "ok": {
+      const value = recordable(result.value);
+      if (value === NOT_JSON) return resultToWire(toFailure(result.toolCallId, result.toolName, new ToolResultValidationError(result.toolName, result.toolCallId, ["/: has no JSON form to send back"])));
+      return { ...(JSON.parse(JSON.stringify({ ...result, value: undefined })) as { [key: string]: JsonValue }), value };
+    }
+    case "error":
+      return { status: "error", toolCallId: result.toolCallId, toolName: result.toolName, isError: true, content: result.content, error: errorToWire(result.error, 0) as unknown as JsonValue };
+    default:
+      return JSON.parse(JSON.stringify(result)) as JsonValue;
+  }
+}
+
+/** A result from its JSON: the value rebuilt (rich content included), a failure's error as an instance of its class. */
+export function resultFromWire(wire: JsonValue): ToolResult {
+  if (!isRecord(wire)) throw new TypeError("a queued result must be an object");
+  if (wire.status === "ok") return { ...(wire as unknown as ToolResult), value: revive(wire.value as JsonValue) } as ToolResult;
+  if (wire.status === "error") return { ...(wire as unknown as ToolResult), error: errorFromWire(wire.error as unknown as WireError) } as ToolResult;
+  return wire as unknown as ToolResult;
+}
+
+const MAX_CAUSES = 4;
+
+function errorToWire(error: Error, depth: number): WireError {
+  const fields: { [key: string]: JsonValue } = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (key === "name" || key === "message" || key === "stack" || key === "cause") continue;
+    const json = jsonOf(value);
+    if (json !== undefined) fields[key] = json;
+  }
+  const wire: WireError = { name: error.name, message: error.message, fields };
+  if ("cause" in error && error.cause !== undefined && depth < MAX_CAUSES) {
+    const cause = error.cause;
+    wire.cause = cause instanceof Error ? errorToWire(cause, depth + 1) : { value: jsonOf(cause) ?? describeThrown(cause) };
+  }
+  return wire;
+}
+
+function errorFromWire(wire: WireError): Error {
+  const found = CLASSES.get(wire.name);
+  // A real Error (what `instanceof`, inspectors and equality read as one), given its class after.
+  const error = new Error(String(wire.message)) as Error & Record<string, unknown>;
+  Object.setPrototypeOf(error, (found ?? Error).prototype as object);
+  // An own field of every class here (set explicitly, as minifiers rename classes), first as the constructors set it.
+  Object.defineProperty(error, "name", { value: String(wire.name), writable: true, configurable: true, enumerable: found !== undefined });
+  for (const [key, value] of Object.entries(wire.fields ?? {})) error[key] = Array.isArray(value) ? Object.freeze(value) : value;
+  Object.defineProperty(error, "stack", { value: `${wire.name}: ${wire.message}\n    (where the tool ran)`, writable: true, configurable: true });
+  if (wire.cause !== undefined) {
+    const cause = "value" in wire.cause ? wire.cause.value : errorFromWire(wire.cause);
+    Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
+  }
+  return error;
+}
+
+function jsonOf(value: unknown): JsonValue | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,115 @@
+import { type Job, Worker, type WorkerOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import { ToolRateLimitedError } from "../errors.js";
+import type { ToolCallEnvelope } from "../execution/envelope.js";
+import type { JsonValue } from "../execution/ledger.js";
+import { checkRegistry, describeOption, positiveInteger } from "../options.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import { connect, type RedisConnection } from "./connection.js";
+import { limiterOf } from "./limiter.js";
+import { cancelChannel, checkQueueName, DEFAULT_PREFIX } from "./names.js";
+import { resultToWire } from "./results.js";
+
+/** Options of {@link createToolWorker}. */
+export interface ToolWorkerOptions {
+  /** Where Redis is: a `redis://` URL, ioredis options, or an ioredis client (duplicated, never closed here). */
+  connection: RedisConnection;
+  /** The queue's name, as {@link createToolQueue} was given it. */
+  queueName: string;
+  /** BullMQ's key prefix, the same on both sides. @default "bull" */
+  prefix?: string;
+  /**
+   * How many calls this worker runs at once.
+   * @default 1
+   */
+  concurrency?: number;
+  /**
+   * BullMQ `Worker` options, passed through (`lockDuration`, `stalledInterval`, `maxStalledCount`,
+   * `limiter`…). A `limiter` here replaces the one taken from the tools' `rateLimit`.
+   */
+  workerOptions?: Omit<WorkerOptions, "connection" | "concurrency" | "prefix" | "autorun">;
+}
+
+/** What {@link createToolWorker} returns. */
+export interface ToolWorker {
+  /** The BullMQ worker, for its events and figures. */
+  readonly worker: Worker;
+  /** Stops taking jobs, lets the running ones finish, and closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the calls of a queue made by {@link createToolQueue} with `registry.execute`: each envelope
+ * is checked again, its deadline honoured, its trace continued, and its result (or typed failure)
+ * sent back as the local `dispatchAll` would give it. A job whose worker died (stalled) runs again
+ * elsewhere only when its tool is declared safe to repeat; a `once` tool asks its ledger (give the
+ * registry a {@link RedisLedger} so that all workers share it). A caller's abort reaches the
+ * handler's signal. When every tool of the registry shares one `rateLimit` (a worker for one tool),
+ * it becomes BullMQ's `limiter`, held across all workers of the queue.
+ * @throws TypeError for a registry that is not one, or an option of the wrong kind
+ */
+export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOptions): ToolWorker {
+  checkRegistry(registry);
+  const queueName = checkQueueName(options?.queueName);
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${describeOption(prefix)}`);
+  const concurrency = positiveInteger("concurrency", options.concurrency ?? 1);
+  const workerOptions = options.workerOptions ?? {};
+  if (typeof workerOptions !== "object" || workerOptions === null) throw new TypeError(`workerOptions must be an object, got ${describeOption(workerOptions)}`);
+  // BullMQ's blocking commands must wait for Redis as long as it takes.
+  const client = connect("connection", options.connection, { maxRetriesPerRequest: null });
+  const limiter = limiterOf(registry);
+  // Holds the worker once made: a call refused by the limit it shares with the queue waits for it instead.
+  let made: Worker<ToolCallEnvelope, JsonValue> | undefined;
+  const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> => run(registry, job, signal, limiter === undefined ? undefined : made);
+  const worker = new Worker<ToolCallEnvelope, JsonValue>(queueName, processor, {
+    ...(limiter === undefined ? {} : { limiter }),
+    ...workerOptions,
+    connection: client,
+    prefix,
+    concurrency,
+  });
+  made = worker;
+  worker.on("error", () => undefined);
+  const cancellations = listenForCancellations(client, cancelChannel(prefix, queueName), worker);
+  return {
+    worker,
+    async close(): Promise<void> {
+      await worker.close();
+      for (const connection of [cancellations, client]) await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+/**
+ * One job: its envelope run by the registry. Its attempt is more than 1 when an earlier run of it
+ * may have started: its worker stalled (died), or an earlier attempt failed.
+ * @param limited the worker, when the tools' shared rate limit is the queue's: a call the limit
+ * refuses goes back to wait, and the queue pauses until the limit lets calls through again
+ */
+async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: AbortSignal | undefined, limited: Worker | undefined): Promise<JsonValue> {
+  const envelope = job.data;
+  const attempt = Math.max(typeof envelope?.attempt === "number" ? envelope.attempt : 1, 1 + (job.stalledCounter ?? 0) + (job.attemptsMade ?? 0));
+  const result = await registry.execute({ ...envelope, attempt }, signal === undefined ? {} : { signal });
+  if (limited !== undefined && result.status === "error" && result.error instanceof ToolRateLimitedError) {
+    await limited.rateLimit(Math.max(1, Math.ceil(result.error.retryAfterMs)));
+    throw Worker.RateLimitError();
+  }
+  return resultToWire(result);
+}
+
+/** A subscriber that cancels a job on this worker when its caller gave up on it. */
+function listenForCancellations(client: Redis, channel: string, worker: Worker): Redis {
+  const subscriber = client.duplicate();
+  subscriber.on("error", () => undefined);
+  subscriber.on("message", (_channel: string, message: string) => {
+    try {
+      const { jobId, reason } = JSON.parse(message) as { jobId: unknown; reason: unknown };
+      if (typeof jobId === "string") worker.cancelJob(jobId, typeof reason === "string" ? reason : "cancelled");
+    } catch {
+      // Not a message of ours.
+    }
+  });
+  void subscriber.subscribe(channel).catch(() => undefined);
+  return subscriber;
+}

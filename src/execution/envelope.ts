@@ -1,0 +1,198 @@
+import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError, ToolTimeoutError } from "../errors.js";
+import { type AllowList, allowTest } from "../dispatch/allow.js";
+import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
+import { isPlainObject } from "../objects.js";
+import { describeOption, optionalSignal } from "../options.js";
+import { canonicalJson } from "../schema/canonical.js";
+import { toFailure } from "../text/results.js";
+import type { ToolCallContent, ToolResult } from "../types.js";
+import { callFingerprint } from "./fingerprint.js";
+import type { JsonValue } from "./ledger.js";
+import { hex, sha256 } from "./web-crypto.js";
+
+/**
+ * One tool call, checked where the model's answer arrived, packed to run in another process or on
+ * another machine: plain JSON, safe to queue, store and send. `registry.envelope(call)` makes it;
+ * `registry.execute(envelope)` runs it wherever the same tools are registered.
+ */
+export interface ToolCallEnvelope {
+  /** The envelope's format: 1. */
+  readonly v: 1;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The checked private copy of the arguments, as JSON (repaired, when repair is on and made any). */
+  readonly arguments: { readonly [key: string]: JsonValue };
+  /** The call's fingerprint (`callFingerprint(toolName, arguments)`): the executing side checks the arguments still have it. */
+  readonly fingerprint: string;
+  /** SHA-256 of the canonical JSON of the tool's parameters schema, as the sender has it: the executing side must have the same. */
+  readonly schemaFingerprint: string;
+  /** When the call's time runs out, in milliseconds since the Unix epoch; absent when the tool has no time limit. */
+  readonly deadline?: number;
+  /** The time limit `deadline` was set from, in milliseconds (for the timeout's text). */
+  readonly timeoutMs?: number;
+  /** Which run of the call this is: 1 for the first; a transport that runs it again (a worker died) counts up. */
+  readonly attempt: number;
+  /** The W3C trace context of the span active when the envelope was made, when tracing is on. */
+  readonly traceparent?: string;
+  /** The approval token given for this call, for a tool that needs approval. */
+  readonly approval?: string;
+}
+
+/** Options of `registry.envelope`. */
+export interface EnvelopeOptions {
+  /** An approval token from `registry.approve`, for a tool that needs approval: it travels with the call. */
+  approval?: string;
+  /** The tools this turn may run, as `dispatch`'s `allow`: a call of another is refused here, and never sent. */
+  allow?: AllowList;
+}
+
+/** Options of `registry.execute`. */
+export interface ExecuteOptions {
+  /** Aborting it aborts the handler's `context.signal`; the result is then a `ToolAbortedError`. */
+  signal?: AbortSignal;
+  /** Your own data for this run (the worker's, not the sender's): handlers see it as `context.data`. */
+  data?: unknown;
+}
+
+/** What making and running envelopes needs of a registry. */
+export interface EnvelopeServices {
+  /** The registry's prepare step (look-up, allow-list, private copy, check). */
+  prepare(call: ToolCallContent, allowed: ((toolName: string) => boolean) | undefined): PreparedCall;
+  /** A registered tool by name. */
+  tool(name: string): RegisteredTool | undefined;
+  /** The tool's time limit, else the registry's; `undefined` for none. */
+  timeoutOf(tool: RegisteredTool): number | undefined;
+  /** The W3C `traceparent` of the current context, from the registry's observers. */
+  traceparent(): string | undefined;
+  /** The registry's way for one call to a result, as `dispatchAll` settles each call (observed, governed). */
+  settle(call: ToolCallContent, signal: AbortSignal | undefined, approval: string | undefined, data: unknown, traceparent: string | undefined): Promise<ToolResult>;
+}
+
+/**
+ * Checks `call` as `dispatch` would and packs it in an envelope.
+ * @throws UnknownToolError, ToolNotAllowedError, ToolArgumentsValidationError or ToolDefinitionError (as rejections) as `dispatch` does
+ * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form to fingerprint
+ */
+export async function makeEnvelope(services: EnvelopeServices, call: ToolCallContent, options: EnvelopeOptions = {}): Promise<ToolCallEnvelope> {
+  const approval = options?.approval;
+  if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
+  const prepared = services.prepare(call, allowTest(options?.allow));
+  const { tool, toolCallId } = prepared;
+  const args = JSON.parse(JSON.stringify(prepared.args)) as { [key: string]: JsonValue };
+  const [fingerprint, schemaFingerprint] = await Promise.all([callFingerprint(tool.name, args), schemaFingerprintOf(tool)]);
+  const timeoutMs = services.timeoutOf(tool);
+  const traceparent = services.traceparent();
+  return {
+    v: 1,
+    toolCallId,
+    toolName: tool.name,
+    arguments: args,
+    fingerprint,
+    schemaFingerprint,
+    ...(timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs, timeoutMs }),
+    attempt: 1,
+    ...(traceparent === undefined ? {} : { traceparent }),
+    ...(approval === undefined ? {} : { approval }),
+  };
+}
+
+/**
+ * Runs an envelope as `dispatchAll` runs a call, after refusing what cannot be trusted: a
+ * malformed or tampered envelope, a tool missing here or with another schema, a deadline already
+ * past, and a repeated attempt of a tool not declared safe to repeat (its first run may have taken
+ * effect). The arguments are checked again: the wire is never trusted.
+ * @returns the call's result; never rejects for the call's own failure
+ * @throws TypeError (as a rejection) for a bad option
+ */
+export async function executeEnvelope(services: EnvelopeServices, envelope: ToolCallEnvelope, options: ExecuteOptions = {}): Promise<ToolResult> {
+  const signal = optionalSignal("signal", options?.signal);
+  const data = options?.data;
+  const read = readEnvelope(envelope);
+  if (read instanceof ToolEnvelopeError) return toFailure(idOf(envelope), read.toolName, read);
+  const { toolCallId, toolName } = read;
+  const refusal = await refusalOf(services, read);
+  if (refusal !== undefined) return toFailure(toolCallId, toolName, refusal);
+  const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
+  if (read.deadline === undefined) return services.settle(call, signal, read.approval, data, read.traceparent);
+  return settleBy(services, call, read, signal, data);
+}
+
+/** What stops an envelope before its call is prepared, if anything. */
+async function refusalOf(services: EnvelopeServices, envelope: ToolCallEnvelope): Promise<Error | undefined> {
+  const { toolName } = envelope;
+  const tool = services.tool(toolName);
+  if (tool === undefined) return new ToolMismatchError(toolName, "missing");
+  let fingerprints: [string, string];
+  try {
+    fingerprints = await Promise.all([schemaFingerprintOf(tool), callFingerprint(toolName, envelope.arguments)]);
+  } catch (error) {
+    return new ToolEnvelopeError(toolName, "malformed", { cause: error });
+  }
+  if (fingerprints[0] !== envelope.schemaFingerprint) return new ToolMismatchError(toolName, "schema");
+  if (fingerprints[1] !== envelope.fingerprint) return new ToolEnvelopeError(toolName, "tampered");
+  if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) return new ToolTimeoutError(toolName, envelope.toolCallId, envelope.timeoutMs ?? 0);
+  // A transport ran this call before (its worker died mid-run): only a tool declared safe to repeat runs again; a `once` tool asks its ledger.
+  if (envelope.attempt > 1 && tool.policy?.effects === undefined) return new ToolLedgerError(toolName, "in-doubt");
+  return undefined;
+}
+
+/** The call settled under its deadline: when that comes first, a `ToolTimeoutError` as a local time limit gives. */
+async function settleBy(services: EnvelopeServices, call: ToolCallContent, envelope: ToolCallEnvelope, signal: AbortSignal | undefined, data: unknown): Promise<ToolResult> {
+  const { toolCallId, toolName } = envelope;
+  const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(timeout), envelope.deadline! - Date.now());
+  try {
+    const result = await services.settle(call, signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]), envelope.approval, data, envelope.traceparent);
+    // The deadline reaches the handler as an abort: it is told as the timeout it is.
+    if (result.status === "error" && result.error instanceof ToolAbortedError && result.error.cause === timeout) return toFailure(toolCallId, toolName, timeout);
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const HEX_64 = /^[0-9a-f]{64}$/;
+
+/** The envelope's fields, checked for shape (not trusted: the arguments are checked again when the call is prepared). */
+function readEnvelope(value: unknown): ToolCallEnvelope | ToolEnvelopeError {
+  const malformed = (name: unknown = ""): ToolEnvelopeError => new ToolEnvelopeError(typeof name === "string" ? name : "", "malformed");
+  if (!isPlainObject(value)) return malformed();
+  const envelope = value as Record<string, unknown>;
+  const { toolName, toolCallId, deadline, timeoutMs, traceparent, approval } = envelope;
+  if (envelope.v !== 1 || typeof toolName !== "string" || typeof toolCallId !== "string") return malformed(toolName);
+  if (!isPlainObject(envelope.arguments)) return malformed(toolName);
+  if (typeof envelope.fingerprint !== "string" || !HEX_64.test(envelope.fingerprint)) return malformed(toolName);
+  if (typeof envelope.schemaFingerprint !== "string" || !HEX_64.test(envelope.schemaFingerprint)) return malformed(toolName);
+  if (deadline !== undefined && !Number.isFinite(deadline)) return malformed(toolName);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) return malformed(toolName);
+  if (!Number.isSafeInteger(envelope.attempt) || (envelope.attempt as number) < 1) return malformed(toolName);
+  if ((traceparent !== undefined && typeof traceparent !== "string") || (approval !== undefined && typeof approval !== "string")) return malformed(toolName);
+  return envelope as unknown as ToolCallEnvelope;
+}
+
+function idOf(envelope: unknown): string {
+  const id = isPlainObject(envelope) ? (envelope as Record<string, unknown>).toolCallId : undefined;
+  return typeof id === "string" ? id : "";
+}
+
+// Registered tools are frozen and their schemas never change: each is fingerprinted once.
+const schemaFingerprints = new WeakMap<RegisteredTool, Promise<string>>();
+
+/**
+ * SHA-256 of the canonical JSON of a tool's parameters schema, as 64 hex digits.
+ * @throws TypeError (as a rejection) for a schema with no JSON form (a TypeBox refinement, a function)
+ */
+export function schemaFingerprintOf(tool: RegisteredTool): Promise<string> {
+  let fingerprint = schemaFingerprints.get(tool);
+  if (fingerprint === undefined) {
+    const text = canonicalJson(tool.definition.parameters);
+    fingerprint =
+      text === undefined
+        ? Promise.reject(new TypeError(`tool "${tool.name}" has a parameters schema with no JSON form (a refinement or a function), so no other process can check its calls`))
+        : sha256(text).then(hex);
+    schemaFingerprints.set(tool, fingerprint);
+  }
+  return fingerprint;
+}
+

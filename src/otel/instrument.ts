@@ -1,0 +1,154 @@
+import { context, type Histogram, type Meter, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import type { CallObserver, ObservedCall } from "../execution/observers.js";
+import { describeOption } from "../options.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import type { ToolResult } from "../types.js";
+import { traceparentOf, withTraceparent } from "./trace-context.js";
+
+/** Options of {@link instrument}. */
+export interface InstrumentOptions {
+  /** The tracer spans are made with. @default the global tracer provider's tracer for this package */
+  tracer?: Tracer;
+  /** A meter for the `gen_ai.execute_tool.duration` histogram (seconds); no metric without one. */
+  meter?: Meter;
+  /**
+   * Whether spans carry the checked arguments as `gen_ai.tool.call.arguments` (JSON text). Never
+   * for a call refused at its check. Off by default: arguments may hold personal data.
+   */
+  recordArguments?: boolean;
+  /** Whether spans of successful calls carry the result as `gen_ai.tool.call.result` (JSON text, a string as is). Off by default. */
+  recordResults?: boolean;
+}
+
+/** The instrumentation scope of the spans and the histogram. */
+export const INSTRUMENTATION_SCOPE = "typebox-tool-registry";
+
+/** Bucket boundaries in seconds, as the GenAI conventions advise for operation durations. */
+const DURATION_BUCKETS_S = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+
+// Where @opentelemetry/api 1.x keeps what is registered globally, shared by every copy of the API
+// in the process. Reading it directly spares the API's version check on every call.
+const API_GLOBALS = Symbol.for("opentelemetry.js.api.1");
+
+/**
+ * Traces every call of `registry` with OpenTelemetry, after the GenAI semantic conventions: a span
+ * `execute_tool {gen_ai.tool.name}` (kind internal) around the call's whole way, a child of the
+ * caller's active context (or of the trace an envelope carried, in `execute`), with the handler
+ * running inside it so that its own spans nest. On failure the span has `error.type` (the error's
+ * class) and status ERROR. Without a `tracer`, while no SDK is registered, calls take the plain
+ * path and cost nothing more.
+ * @returns a function that stops the tracing
+ * @throws TypeError for a registry that is not one, or an option of the wrong kind
+ * @example
+ * ```ts
+ * const stop = instrument(registry, { recordArguments: true });
+ * ```
+ */
+export function instrument(registry: ToolRegistry, options: InstrumentOptions = {}): () => void {
+  if (typeof (registry as Partial<ToolRegistry> | null)?.observe !== "function") throw new TypeError(`registry must be a ToolRegistry, got ${describeOption(registry)}`);
+  return registry.observe(new ToolCallTracing(checkOptions(options ?? {})));
+}
+
+/** The observer behind {@link instrument}: one span per call, one histogram record per call when a meter is given. */
+class ToolCallTracing implements CallObserver {
+  readonly #tracer: Tracer | undefined;
+  readonly #duration: Histogram | undefined;
+  readonly #recordArguments: boolean;
+  readonly #recordResults: boolean;
+  readonly #spans = new WeakMap<ObservedCall, Span>();
+
+  constructor(options: InstrumentOptions) {
+    this.#tracer = options.tracer;
+    this.#duration = options.meter?.createHistogram("gen_ai.execute_tool.duration", {
+      description: "Duration of tool execution",
+      unit: "s",
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+    });
+    this.#recordArguments = options.recordArguments === true;
+    this.#recordResults = options.recordResults === true;
+  }
+
+  active(): boolean {
+    return this.#tracer !== undefined || this.#duration !== undefined || sdkRegistered();
+  }
+
+  async observe(call: ObservedCall, proceed: () => Promise<ToolResult>): Promise<ToolResult> {
+    const tracer = this.#tracer ?? (sdkRegistered() ? trace.getTracer(INSTRUMENTATION_SCOPE) : undefined);
+    const started = performance.now();
+    if (tracer === undefined) {
+      const result = await proceed();
+      this.#record(call, result, started);
+      return result;
+    }
+    const parent = call.traceparent === undefined ? context.active() : withTraceparent(context.active(), call.traceparent);
+    const span = tracer.startSpan(
+      `execute_tool ${call.toolName}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.toolName, "gen_ai.tool.call.id": call.toolCallId, "gen_ai.tool.type": "function" },
+      },
+      parent,
+    );
+    this.#spans.set(call, span);
+    let result: ToolResult | undefined;
+    try {
+      result = await context.with(trace.setSpan(parent, span), proceed);
+      return result;
+    } finally {
+      if (result !== undefined) this.#finish(span, result);
+      span.end();
+      if (result !== undefined) this.#record(call, result, started);
+    }
+  }
+
+  checked(call: ObservedCall): void {
+    if (!this.#recordArguments) return;
+    const text = jsonText(call.arguments);
+    if (text !== undefined) this.#spans.get(call)?.setAttribute("gen_ai.tool.call.arguments", text);
+  }
+
+  traceparent(): string | undefined {
+    return traceparentOf(context.active());
+  }
+
+  #finish(span: Span, result: ToolResult): void {
+    if (result.status === "error") {
+      span.setAttribute("error.type", result.error.name);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message });
+    } else if (result.status === "ok" && this.#recordResults) {
+      const text = typeof result.value === "string" ? result.value : jsonText(result.value);
+      if (text !== undefined) span.setAttribute("gen_ai.tool.call.result", text);
+    }
+  }
+
+  #record(call: ObservedCall, result: ToolResult, started: number): void {
+    if (this.#duration === undefined) return;
+    const attributes: Record<string, string> = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.toolName };
+    if (result.status === "error") attributes["error.type"] = result.error.name;
+    this.#duration.record((performance.now() - started) / 1000, attributes);
+  }
+}
+
+/** Whether a tracer provider (an SDK's) is registered as the global one: asked on every call, so a single read. */
+function sdkRegistered(): boolean {
+  return (globalThis as { [API_GLOBALS]?: { trace?: unknown } })[API_GLOBALS]?.trace !== undefined;
+}
+
+/** A value's JSON text, or `undefined` when it has none. */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function checkOptions(options: InstrumentOptions): InstrumentOptions {
+  for (const name of ["recordArguments", "recordResults"] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== "boolean") throw new TypeError(`${name} must be a boolean, got ${describeOption(value)}`);
+  }
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== "function") throw new TypeError(`tracer must be an OpenTelemetry Tracer, got ${describeOption(options.tracer)}`);
+  if (options.meter !== undefined && typeof options.meter?.createHistogram !== "function") throw new TypeError(`meter must be an OpenTelemetry Meter, got ${describeOption(options.meter)}`);
+  return options;
+}

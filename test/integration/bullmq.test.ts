@@ -1,0 +1,236 @@
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { createToolQueue, createToolWorker, RedisLedger, ToolQueueConnectionError, type ToolQueue, type ToolWorker } from "../../src/bullmq/index.js";
+import { limiterOf } from "../../src/bullmq/limiter.js";
+import {
+  ToolAbortedError,
+  ToolArgumentsValidationError,
+  ToolEnvelopeError,
+  ToolExecutionError,
+  ToolMismatchError,
+  ToolNotAllowedError,
+  ToolRateLimitedError,
+  ToolRegistry,
+  ToolTimeoutError,
+  Type,
+  type ToolContext,
+  type ToolResult,
+} from "../../src/index.js";
+import { freePort, redisMissing, startRedis, uniqueName } from "../support/redis.js";
+
+// A real Redis (REDIS_URL, or a redis-server of the test's own), BullMQ's real Queue and Worker, in this process.
+const redis = await startRedis();
+const title = redis === undefined ? `skipped: no Redis (${redisMissing})` : "the BullMQ queue and worker on a real Redis";
+if (redis === undefined) console.warn(`test/integration/bullmq.test.ts ${title}`);
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((closable) => closable.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const pay = { name: "pay", description: "Pay an invoice", parameters: Type.Object({ invoice: Type.String(), amount: Type.Integer({ minimum: 1 }) }) };
+type PayArgs = { invoice: string; amount: number };
+
+function payRegistry(handler: (args: PayArgs, context: ToolContext) => unknown = (args) => `paid ${args.invoice}`, options: Parameters<ToolRegistry["register"]>[2] = {}): ToolRegistry {
+  return new ToolRegistry().register(pay, handler, options);
+}
+
+function queueAndWorker(sender: ToolRegistry, worker: ToolRegistry, queueName = uniqueName("q")): { queue: ToolQueue; worker: ToolWorker; queueName: string } {
+  const queue = createToolQueue(sender, { connection: redis!.url, queueName });
+  const running = createToolWorker(worker, { connection: redis!.url, queueName, concurrency: 4 });
+  open.push(queue, running);
+  return { queue, worker: running, queueName };
+}
+
+const call = (id: string, args: Record<string, unknown> = { invoice: "inv_1", amount: 10 }) => ({ type: "tool_call" as const, id, name: "pay", arguments: args });
+
+describe.skipIf(redis === undefined)(title, () => {
+  describe("RedisLedger", () => {
+    it("gets, sets, deletes and adds JSON values, add only when the key is free", async () => {
+      const ledger = new RedisLedger({ connection: redis!.url, keyPrefix: `${uniqueName("ledger")}:` });
+      open.push(ledger);
+      expect(await ledger.get("a")).toBeUndefined();
+      await ledger.set("a", { state: "done", result: [1, "two"] }, { ttlMs: 10_000 });
+      expect(await ledger.get("a")).toEqual({ state: "done", result: [1, "two"] });
+      expect(await ledger.add("a", 1, { ttlMs: 10_000 })).toBe(false);
+      await ledger.delete("a");
+      expect(await ledger.add("a", 2, { ttlMs: Infinity })).toBe(true);
+      expect(await ledger.get("a")).toBe(2);
+    });
+
+    it("forgets an entry when its time to live runs out", async () => {
+      const ledger = new RedisLedger({ connection: redis!.url, keyPrefix: `${uniqueName("ledger")}:` });
+      open.push(ledger);
+      await ledger.add("short", true, { ttlMs: 50 });
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      expect(await ledger.get("short")).toBeUndefined();
+    });
+  });
+
+  describe("createToolQueue and createToolWorker", () => {
+    it("give the results the local dispatchAll gives, each matched to its call", async () => {
+      const handler = (args: PayArgs) => {
+        if (args.invoice === "bad") throw new Error("card declined");
+        return { paid: args.invoice, amount: args.amount };
+      };
+      const { queue } = queueAndWorker(payRegistry(), payRegistry(handler));
+      const calls = [call("1"), call("2", { invoice: "bad", amount: 5 }), call("3", { invoice: "inv_3", amount: 0 }), { type: "tool_call" as const, id: "4", name: "pya", arguments: {} }];
+      const remote = await queue.dispatchAll(calls);
+      const local = await payRegistry(handler).dispatchAll(calls);
+      expect(remote).toEqual(local);
+      expect(remote.map((result) => result.status === "error" && result.error.constructor.name)).toEqual([false, "ToolExecutionError", "ToolArgumentsValidationError", "UnknownToolError"]);
+    });
+
+    it("rejects dispatch with the local error's class and fields, and resolves to the value", async () => {
+      const { queue } = queueAndWorker(payRegistry(), payRegistry(() => Promise.reject(new TypeError("no such invoice"))));
+      const error = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolExecutionError);
+      expect(error).toMatchObject({ toolName: "pay", toolCallId: "1", message: 'Tool "pay" failed: no such invoice' });
+      expect((error as Error).cause).toMatchObject({ name: "TypeError", message: "no such invoice" });
+      const ok = queueAndWorker(payRegistry(), payRegistry()).queue;
+      expect(await ok.dispatch(call("2"))).toBe("paid inv_1");
+    });
+
+    it("refuses invalid arguments here, without enqueueing them", async () => {
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry());
+      await expect(queue.dispatch(call("1", { invoice: "inv_1" }))).rejects.toBeInstanceOf(ToolArgumentsValidationError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+    });
+
+    it("refuses a tool outside this turn's allow-list here, without enqueueing it, and runs sequential calls in order", async () => {
+      const order: string[] = [];
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry((args) => order.push(args.invoice)));
+      const [refused] = await queue.dispatchAll([call("1")], { allow: ["refund"] });
+      expect(refused?.status === "error" && refused.error).toBeInstanceOf(ToolNotAllowedError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+      const calls = ["a", "b", "c", "d"].map((invoice, index) => call(`s${index}`, { invoice, amount: 1 }));
+      await queue.dispatchAll(calls, { order: "sequential", allow: (name) => name === "pay" });
+      expect(order).toEqual(["a", "b", "c", "d"]);
+    });
+
+    it("runs a call enqueued twice, at once or later, as one job", async () => {
+      const handler = vi.fn(async (args: PayArgs) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return `paid ${args.invoice}`;
+      });
+      const { queue } = queueAndWorker(payRegistry(), payRegistry(handler));
+      const [first, second] = await Promise.all([queue.dispatch(call("same")), queue.dispatch(call("same"))]);
+      const third = await queue.dispatch(call("same"));
+      expect([first, second, third]).toEqual(["paid inv_1", "paid inv_1", "paid inv_1"]);
+      expect(handler).toHaveBeenCalledOnce();
+      expect(await queue.dispatch(call("same", { invoice: "inv_2", amount: 1 }))).toBe("paid inv_2");
+      expect(handler).toHaveBeenCalledTimes(2);
+    });
+
+    it("times out at the tool's time limit and aborts the handler on its worker", async () => {
+      const aborted = vi.fn();
+      const slow = (_args: PayArgs, { signal }: ToolContext) => new Promise((resolve) => signal.addEventListener("abort", () => resolve(aborted(signal.reason))));
+      const { queue } = queueAndWorker(payRegistry(undefined, { timeoutMs: 200 }), payRegistry(slow, { timeoutMs: 200 }));
+      const started = performance.now();
+      const error = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolTimeoutError);
+      expect((error as ToolTimeoutError).timeoutMs).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
+    });
+
+    it("passes the caller's abort to the handler on its worker", async () => {
+      const aborted = vi.fn();
+      let started: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const waiting = (_args: PayArgs, { signal }: ToolContext) => {
+        started();
+        return new Promise((resolve) => signal.addEventListener("abort", () => resolve(aborted())));
+      };
+      const { queue } = queueAndWorker(payRegistry(), payRegistry(waiting));
+      const controller = new AbortController();
+      const pending = queue.dispatch(call("1"), { signal: controller.signal }).catch((caught: unknown) => caught);
+      await running;
+      controller.abort(new Error("the user left"));
+      expect(await pending).toBeInstanceOf(ToolAbortedError);
+      await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
+    });
+
+    it("refuses a call whose tool has another schema on the worker, with the worker's typed error", async () => {
+      const other = new ToolRegistry().register({ ...pay, parameters: Type.Object({ invoice: Type.String(), amount: Type.Number() }) }, () => "paid");
+      const { queue } = queueAndWorker(payRegistry(), other);
+      const error = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolMismatchError);
+      expect((error as ToolMismatchError).reason).toBe("schema");
+    });
+
+    it("refuses an envelope tampered with on the wire, without running the handler", async () => {
+      const handler = vi.fn(() => "paid");
+      const queueName = uniqueName("q");
+      const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(queue, inspector);
+      const pending = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      await vi.waitFor(async () => expect(await inspector.getWaitingCount()).toBe(1));
+      const [job] = await inspector.getWaiting();
+      await job!.updateData({ ...job!.data, arguments: { invoice: "inv_1", amount: -1_000 } });
+      open.push(createToolWorker(payRegistry(handler), { connection: redis!.url, queueName }));
+      const error = await pending;
+      expect(error).toBeInstanceOf(ToolEnvelopeError);
+      expect((error as ToolEnvelopeError).reason).toBe("tampered");
+      expect(handler).not.toHaveBeenCalled();
+    });
+
+    it("maps a rate limit shared by the worker's tools to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
+      const rateLimit = { limit: 2, intervalMs: 400 };
+      const limited = () => payRegistry(undefined, { rateLimit });
+      expect(limiterOf(limited())).toEqual({ max: 2, duration: 400 });
+      expect(limiterOf(payRegistry())).toBeUndefined();
+      expect(limiterOf(new ToolRegistry().register(pay, () => 1, { rateLimit: { ...rateLimit, key: () => "user" } }))).toBeUndefined();
+      const { queue, queueName } = queueAndWorker(payRegistry(), limited());
+      open.push(createToolWorker(limited(), { connection: redis!.url, queueName, concurrency: 4 }));
+      const started = performance.now();
+      const results = await queue.dispatchAll(Array.from({ length: 6 }, (_, index) => call(`r${index}`, { invoice: `inv_${index}`, amount: 1 })));
+      expect(results.every((result: ToolResult) => result.status === "ok")).toBe(true);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(800);
+    });
+    it("refuses a call over a limit kept per key as the worker's registry does, with its retryAfterMs", async () => {
+      const perUser = { rateLimit: { limit: 1, intervalMs: 60_000, key: () => "user" } };
+      const { queue } = queueAndWorker(payRegistry(undefined, perUser), payRegistry(undefined, perUser));
+      const [first, second] = [await queue.dispatchAll([call("1")]), await queue.dispatchAll([call("2", { invoice: "inv_2", amount: 1 })])].map((results) => results[0]!);
+      expect(first!.status).toBe("ok");
+      const error = second?.status === "error" ? second.error : undefined;
+      expect(error).toBeInstanceOf(ToolRateLimitedError);
+      expect((error as ToolRateLimitedError).retryAfterMs).toBeGreaterThan(50_000);
+    });
+
+    it("retries a failing idempotent tool on its worker, as the local registry does", async () => {
+      let runs = 0;
+      const flaky = () => {
+        if (++runs < 3) throw new Error("try again");
+        return "paid";
+      };
+      const options = { effects: "idempotent" as const, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 } };
+      const { queue } = queueAndWorker(payRegistry(undefined, options), payRegistry(flaky, options));
+      expect(await queue.dispatch(call("1"))).toBe("paid");
+      expect(runs).toBe(3);
+    });
+  });
+
+  it("fails at once with a typed error naming the connection when Redis is not there", async () => {
+    const port = await freePort();
+    const queue = createToolQueue(payRegistry(), { connection: `redis://127.0.0.1:${port}`, queueName: uniqueName("q") });
+    open.push(queue);
+    const started = performance.now();
+    const error = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolQueueConnectionError);
+    expect(error).toMatchObject({ connection: `redis://127.0.0.1:${port}/0`, toolName: "pay" });
+    expect((error as Error).message).toContain(`redis://127.0.0.1:${port}/0`);
+    expect(performance.now() - started).toBeLessThan(2_500);
+    const [result] = await queue.dispatchAll([call("2")]);
+    expect(result).toMatchObject({ status: "error", isError: true, content: expect.stringContaining("could not be reached") });
+  });
+});

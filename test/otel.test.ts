@@ -1,0 +1,211 @@
+import { context, type Meter, type Tracer, trace, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { AggregationTemporality, MeterProvider, MetricReader, type Histogram as HistogramPoint } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { instrument } from "../src/otel/index.js";
+import { ToolRegistry, Type, type ToolContext } from "../src/index.js";
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer: Tracer = provider.getTracer("test");
+const contextManager = new AsyncLocalStorageContextManager();
+
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager.enable());
+});
+afterAll(() => {
+  context.disable();
+  trace.disable();
+});
+afterEach(() => {
+  exporter.reset();
+  trace.disable();
+});
+
+/** A reader the test collects from when it likes. */
+class TestReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const lookup = { name: "lookup", description: "Look a city up", parameters: Type.Object({ city: Type.String() }) };
+
+function tracedRegistry(options: Parameters<typeof instrument>[1] = { tracer }, handler = (args: { city: string }, _context: ToolContext): unknown => `sunny in ${args.city}`): ToolRegistry {
+  const registry = new ToolRegistry().register(lookup, handler);
+  instrument(registry, options);
+  return registry;
+}
+
+function finished(): ReadableSpan[] {
+  return exporter.getFinishedSpans();
+}
+
+function spanNamed(name: string): ReadableSpan {
+  const span = finished().find((candidate) => candidate.name === name);
+  if (span === undefined) throw new Error(`no span named ${name}: ${finished().map((candidate) => candidate.name).join(", ")}`);
+  return span;
+}
+
+describe("instrument", () => {
+  it("makes one execute_tool span per call with the GenAI attributes", async () => {
+    await tracedRegistry().dispatch({ id: "call_1", name: "lookup", arguments: { city: "Oslo" } });
+    const span = spanNamed("execute_tool lookup");
+    expect(span.kind).toBe(SpanKind.INTERNAL);
+    expect(span.attributes).toEqual({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "lookup",
+      "gen_ai.tool.call.id": "call_1",
+      "gen_ai.tool.type": "function",
+    });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it("makes the span a child of the caller's active span", async () => {
+    const registry = tracedRegistry();
+    await tracer.startActiveSpan("agent turn", async (turn) => {
+      await registry.dispatchAll([{ id: "1", name: "lookup", arguments: { city: "Oslo" } }]);
+      turn.end();
+    });
+    const turn = spanNamed("agent turn");
+    const tool = spanNamed("execute_tool lookup");
+    expect(tool.spanContext().traceId).toBe(turn.spanContext().traceId);
+    expect(tool.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+  });
+
+  it("runs the handler inside the span, so that the handler's own spans nest under it", async () => {
+    const registry = tracedRegistry({ tracer }, async (args) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return tracer.startActiveSpan("fetch forecast", (span) => {
+        span.end();
+        return args.city;
+      });
+    });
+    await registry.dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    expect(spanNamed("fetch forecast").parentSpanContext?.spanId).toBe(spanNamed("execute_tool lookup").spanContext().spanId);
+  });
+
+  it("marks a failed call with error.type and status ERROR", async () => {
+    const registry = tracedRegistry({ tracer }, () => {
+      throw new Error("upstream down");
+    });
+    await registry.dispatchAll([{ id: "1", name: "lookup", arguments: { city: "Oslo" } }]);
+    const span = spanNamed("execute_tool lookup");
+    expect(span.attributes["error.type"]).toBe("ToolExecutionError");
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "lookup" failed: upstream down' });
+  });
+
+  it("traces a refused call too, and never records its arguments", async () => {
+    const registry = tracedRegistry({ tracer, recordArguments: true });
+    await registry.dispatchAll([{ id: "1", name: "lookup", arguments: { city: 7 } }]);
+    const span = spanNamed("execute_tool lookup");
+    expect(span.attributes["error.type"]).toBe("ToolArgumentsValidationError");
+    expect(span.attributes).not.toHaveProperty("gen_ai.tool.call.arguments");
+  });
+
+  it("records arguments and results only when asked", async () => {
+    await tracedRegistry().dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    await tracedRegistry({ tracer, recordArguments: true, recordResults: true }).dispatch({ id: "2", name: "lookup", arguments: { city: "Rome" } });
+    const [plain, recorded] = finished();
+    expect(plain!.attributes).not.toHaveProperty("gen_ai.tool.call.arguments");
+    expect(plain!.attributes).not.toHaveProperty("gen_ai.tool.call.result");
+    expect(recorded!.attributes["gen_ai.tool.call.arguments"]).toBe('{"city":"Rome"}');
+    expect(recorded!.attributes["gen_ai.tool.call.result"]).toBe("sunny in Rome");
+  });
+
+  it("records the arguments as checked, before the handler could change them", async () => {
+    const registry = tracedRegistry({ tracer, recordArguments: true }, (args) => {
+      args.city = "changed";
+      return 1;
+    });
+    await registry.dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    expect(spanNamed("execute_tool lookup").attributes["gen_ai.tool.call.arguments"]).toBe('{"city":"Oslo"}');
+  });
+
+  it("uses the global tracer provider when no tracer is given", async () => {
+    trace.setGlobalTracerProvider(provider);
+    await tracedRegistry({}).dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    expect(spanNamed("execute_tool lookup").instrumentationScope.name).toBe("typebox-tool-registry");
+  });
+
+  it("takes the plain path while no SDK is registered, and traces once one is", async () => {
+    const registry = tracedRegistry({});
+    expect(await registry.dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } })).toBe("sunny in Oslo");
+    expect(finished()).toEqual([]);
+    trace.setGlobalTracerProvider(provider);
+    await registry.dispatch({ id: "2", name: "lookup", arguments: { city: "Oslo" } });
+    expect(finished().map((span) => span.name)).toEqual(["execute_tool lookup"]);
+  });
+
+  it("stops tracing when the returned function is called", async () => {
+    const registry = new ToolRegistry().register(lookup, () => 1);
+    const stop = instrument(registry, { tracer });
+    stop();
+    await registry.dispatch({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    expect(finished()).toEqual([]);
+  });
+
+  it("records the gen_ai.execute_tool.duration histogram in seconds when a meter is given", async () => {
+    const reader = new TestReader();
+    const meter: Meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+    const registry = tracedRegistry({ meter }, (args) => {
+      if (args.city === "") throw new Error("no city");
+      return args.city;
+    });
+    await registry.dispatchAll([
+      { id: "1", name: "lookup", arguments: { city: "Oslo" } },
+      { id: "2", name: "lookup", arguments: { city: "" } },
+    ]);
+    const { resourceMetrics } = await reader.collect();
+    const metric = resourceMetrics.scopeMetrics[0]!.metrics[0]!;
+    expect(metric.descriptor).toMatchObject({ name: "gen_ai.execute_tool.duration", unit: "s" });
+    const points = metric.dataPoints.map((point) => ({ attributes: point.attributes, count: (point.value as HistogramPoint).count }));
+    expect(points).toEqual([
+      { attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup" }, count: 1 },
+      { attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup", "error.type": "ToolExecutionError" }, count: 1 },
+    ]);
+    expect((metric.dataPoints[0]!.value as HistogramPoint).sum).toBeLessThan(1);
+  });
+
+  it("puts the active span's traceparent in an envelope, and continues that trace where the envelope runs", async () => {
+    const sender = tracedRegistry();
+    const worker = tracedRegistry();
+    const envelope = await tracer.startActiveSpan("agent turn", async (turn) => {
+      const made = await sender.envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+      turn.end();
+      return made;
+    });
+    const turn = spanNamed("agent turn").spanContext();
+    expect(envelope.traceparent).toBe(`00-${turn.traceId}-${turn.spanId}-01`);
+    await worker.execute(JSON.parse(JSON.stringify(envelope)));
+    const tool = spanNamed("execute_tool lookup");
+    expect(tool.spanContext().traceId).toBe(turn.traceId);
+    expect(tool.parentSpanContext).toMatchObject({ spanId: turn.spanId, isRemote: true });
+  });
+
+  it("carries no traceparent when no span is active", async () => {
+    expect((await tracedRegistry().envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } })).traceparent).toBeUndefined();
+  });
+
+  it("ignores a malformed traceparent and parents the span on the active context", async () => {
+    const registry = tracedRegistry();
+    const envelope = await registry.envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    await registry.execute({ ...envelope, traceparent: "00-not-a-trace" });
+    expect(spanNamed("execute_tool lookup").parentSpanContext).toBeUndefined();
+  });
+
+  it.each([
+    ["registry", () => instrument({} as ToolRegistry)],
+    ["recordArguments", () => instrument(new ToolRegistry(), { recordArguments: "yes" as never })],
+    ["tracer", () => instrument(new ToolRegistry(), { tracer: {} as Tracer })],
+  ])("throws a TypeError naming a bad %s", (name, make) => {
+    expect(make).toThrow(new RegExp(`^${name} must be`));
+  });
+});
