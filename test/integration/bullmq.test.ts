@@ -184,7 +184,7 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(handler).not.toHaveBeenCalled();
     });
 
-    it("maps a rate limit shared by the worker's tools to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
+    it("maps the rate limit of a worker's one tool to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
       const rateLimit = { limit: 2, intervalMs: 400 };
       const limited = () => payRegistry(undefined, { rateLimit });
       expect(limiterOf(limited())).toEqual({ max: 2, duration: 400 });
