@@ -175,7 +175,7 @@ class QueueClient implements ToolQueue {
     await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
       throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
     });
-    await this.#listening();
+    await this.#listening(toolName);
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
@@ -231,10 +231,17 @@ class QueueClient implements ToolQueue {
 
   /**
    * The queue's events, listened to from the server's present moment on (so that no job that
-   * completes after its enqueue goes unheard), made on the first call.
+   * completes after its enqueue goes unheard), made on the first call. A failure to set them up is
+   * the call's `ToolQueueConnectionError`, and is not kept: the next call tries again.
    */
-  #listening(): Promise<QueueEvents> {
-    return (this.#events ??= this.#listen());
+  #listening(toolName: string): Promise<QueueEvents> {
+    this.#events ??= this.#listen().catch((error: unknown) => {
+      this.#events = undefined;
+      throw error;
+    });
+    return this.#events.catch((error: unknown) => {
+      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+    });
   }
 
   async #listen(): Promise<QueueEvents> {
@@ -246,7 +253,12 @@ class QueueClient implements ToolQueue {
     events.on("failed", ({ jobId, failedReason }) => this.#settled({ kind: "failed", jobId, reason: failedReason }));
     // A repeated enqueue of a job that already finished hears no more events: its outcome is read.
     events.on("duplicated", ({ jobId }) => void this.#finishedAlready(jobId));
-    await events.waitUntilReady();
+    try {
+      await withinTime(events.waitUntilReady(), this.connectTimeoutMs);
+    } catch (error) {
+      void events.close().catch(() => undefined);
+      throw error;
+    }
     return events;
   }
 
@@ -271,4 +283,13 @@ async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
 
 function parsed(value: unknown): JsonValue {
   return (typeof value === "string" ? JSON.parse(value) : value) as JsonValue;
+}
+
+/** `promise`, or a rejection once `timeoutMs` have passed without it settling. */
+function withinTime<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

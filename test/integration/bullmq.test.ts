@@ -220,6 +220,37 @@ describe.skipIf(redis === undefined)(title, () => {
     });
   });
 
+  it("fails a call whose event listener could not be set up with a typed error, and sets it up again for the next call", async () => {
+    const { queue } = queueAndWorker(payRegistry(), payRegistry());
+    const client = (queue as unknown as { client: Redis }).client;
+    const time = client.time.bind(client);
+    client.time = (() => {
+      client.time = time;
+      return Promise.reject(new Error("Connection is closed."));
+    }) as typeof client.time;
+    const [failed] = await queue.dispatchAll([call("1")]);
+    expect(failed?.status === "error" && failed.error).toBeInstanceOf(ToolQueueConnectionError);
+    expect(await queue.dispatch(call("2"))).toBe("paid inv_1");
+  });
+
+  it("gives up waiting for the event listener's connection after connectTimeoutMs", async () => {
+    const port = await freePort();
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
+    open.push(queue);
+    // The listener's own connection goes where no Redis is, and retries for ever.
+    const eventsClient = (queue as unknown as { eventsClient: Redis }).eventsClient;
+    eventsClient.duplicate = () => {
+      const nowhere = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
+      nowhere.on("error", () => undefined);
+      open.push({ close: async () => nowhere.disconnect() });
+      return nowhere;
+    };
+    const started = performance.now();
+    const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3_000))]);
+    expect(error).toBeInstanceOf(ToolQueueConnectionError);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
   it("fails at once with a typed error naming the connection when Redis is not there", async () => {
     const port = await freePort();
     const queue = createToolQueue(payRegistry(), { connection: `redis://127.0.0.1:${port}`, queueName: uniqueName("q") });
