@@ -179,6 +179,9 @@ class QueueClient implements ToolQueue {
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
+      // Whether the job is in Redis, and why the call gave up on it: an abort may come while it is on its way.
+      let added = false;
+      let gaveUp: string | undefined;
       const finish = (settle: () => void): void => {
         if (timer !== undefined) clearTimeout(timer);
         unsubscribe?.();
@@ -186,10 +189,9 @@ class QueueClient implements ToolQueue {
         settle();
       };
       const giveUp = (error: Error, reason: string): void => {
+        gaveUp = reason;
         finish(() => reject(error));
-        // The job need not run now: removed if it waits, cancelled on its worker if it runs.
-        void this.#queue.remove(jobId).catch(() => undefined);
-        void this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason })).catch(() => undefined);
+        if (added) void this.#cancel(jobId, reason);
       };
       const onSettled = (settled: JobSettlement): void => {
         switch (settled.kind) {
@@ -206,11 +208,25 @@ class QueueClient implements ToolQueue {
         const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
         timer = setTimeout(() => giveUp(timeout, "timeout"), Math.max(0, envelope.deadline - Date.now()));
       }
-      if (caller !== undefined) unsubscribe = caller.subscribe(() => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted"));
-      this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).catch((error: unknown) => {
-        finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error })));
-      });
+      if (caller !== undefined) {
+        const aborted = (): void => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted");
+        unsubscribe = caller.subscribe(aborted);
+        // The signal may have aborted while the call waited for Redis: it hears no more abort events.
+        if (caller.signal.aborted) return aborted();
+      }
+      this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).then(
+        () => {
+          added = true;
+          if (gaveUp !== undefined) void this.#cancel(jobId, gaveUp);
+        },
+        (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error }))),
+      );
     });
+  }
+
+  /** Asks that a job no longer run: removed if it waits, cancelled on its worker if it runs. */
+  async #cancel(jobId: string, reason: string): Promise<void> {
+    await Promise.allSettled([this.#queue.remove(jobId), this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason }))]);
   }
 
   #wait(jobId: string, waiter: (settled: JobSettlement) => void): void {

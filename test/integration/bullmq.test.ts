@@ -159,6 +159,48 @@ describe.skipIf(redis === undefined)(title, () => {
       await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
     });
 
+    it("never runs a call whose caller aborted while it waited for Redis", async () => {
+      const handler = vi.fn(() => "sent");
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry(handler));
+      const controller = new AbortController();
+      // The abort comes while the queue sets up its event listener, before the job is enqueued.
+      const client = (queue as unknown as { client: Redis }).client;
+      const time = client.time.bind(client);
+      client.time = (() => {
+        controller.abort(new Error("the user pressed stop"));
+        return time();
+      }) as typeof client.time;
+      await expect(queue.dispatch(call("1"), { signal: controller.signal })).rejects.toBeInstanceOf(ToolAbortedError);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handler).not.toHaveBeenCalled();
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+    });
+
+    it("never runs a call whose caller aborted while its job was being enqueued", async () => {
+      const handler = vi.fn(() => "sent");
+      const queueName = uniqueName("q");
+      const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+      open.push(queue);
+      const controller = new AbortController();
+      const original = Queue.prototype.add;
+      const add = vi.spyOn(Queue.prototype, "add").mockImplementationOnce(function (this: Queue, ...args: Parameters<Queue["add"]>) {
+        controller.abort(new Error("the user pressed stop"));
+        return original.apply(this, args);
+      });
+      try {
+        await expect(queue.dispatch(call("1"), { signal: controller.signal })).rejects.toBeInstanceOf(ToolAbortedError);
+      } finally {
+        add.mockRestore();
+      }
+      // The job reached Redis after the abort: it is removed before any worker takes it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      open.push(createToolWorker(payRegistry(handler), { connection: redis!.url, queueName }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handler).not.toHaveBeenCalled();
+    });
+
     it("refuses a call whose tool has another schema on the worker, with the worker's typed error", async () => {
       const other = new ToolRegistry().register({ ...pay, parameters: Type.Object({ invoice: Type.String(), amount: Type.Number() }) }, () => "paid");
       const { queue } = queueAndWorker(payRegistry(), other);
