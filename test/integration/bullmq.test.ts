@@ -5,6 +5,7 @@ import { createToolQueue, createToolWorker, RedisLedger, ToolQueueConnectionErro
 import { limiterOf } from "../../src/bullmq/limiter.js";
 import {
   ToolAbortedError,
+  ToolApprovalRequiredError,
   ToolArgumentsValidationError,
   ToolEnvelopeError,
   ToolExecutionError,
@@ -128,6 +129,58 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(handler).toHaveBeenCalledOnce();
       expect(await queue.dispatch(call("same", { invoice: "inv_2", amount: 1 }))).toBe("paid inv_2");
       expect(handler).toHaveBeenCalledTimes(2);
+    });
+
+    it("runs a call that needs approval once it is dispatched again with its approval token, and gives a repeat of it the same result", async () => {
+      const handler = vi.fn((args: PayArgs) => `paid ${args.invoice}`);
+      const approvalSecret = "a secret of at least thirty-two characters";
+      const needsApproval = (run: (args: PayArgs) => unknown) => new ToolRegistry({ approvalSecret }).register(pay, run, { needsApproval: true });
+      const sender = needsApproval(() => "never here");
+      const { queue } = queueAndWorker(sender, needsApproval(handler));
+      const waiting = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      expect(waiting).toBeInstanceOf(ToolApprovalRequiredError);
+      const approval = await sender.approve((waiting as ToolApprovalRequiredError).request);
+      expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
+      expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
+      expect(handler).toHaveBeenCalledOnce();
+    });
+
+    it("runs a call again when it is repeated after its caller aborted it, as one job for concurrent repeats", async () => {
+      let runs = 0;
+      const slow = (args: PayArgs, { signal }: ToolContext) =>
+        new Promise((resolve, reject) => {
+          runs++;
+          const timer = setTimeout(() => resolve(`paid ${args.invoice}`), 300);
+          signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        });
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry(slow));
+      const [aborted] = await queue.dispatchAll([call("1")], { signal: AbortSignal.timeout(100) });
+      expect(aborted?.status === "error" && aborted.error).toBeInstanceOf(ToolAbortedError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      await vi.waitFor(async () => expect(await inspector.getCompletedCount()).toBe(1));
+      const repeats = await Promise.all([queue.dispatch(call("1")), queue.dispatch(call("1"))]);
+      expect(repeats).toEqual(["paid inv_1", "paid inv_1"]);
+      expect(runs).toBe(2);
+    });
+
+    it("runs a call again when it is repeated after it timed out", async () => {
+      let runs = 0;
+      const slowOnce = (args: PayArgs, { signal }: ToolContext) =>
+        new Promise((resolve) => {
+          if (++runs > 1) return resolve(`paid ${args.invoice}`);
+          signal.addEventListener("abort", () => resolve("too late"));
+        });
+      const { queue, queueName } = queueAndWorker(payRegistry(undefined, { timeoutMs: 200 }), payRegistry(slowOnce, { timeoutMs: 200 }));
+      await expect(queue.dispatch(call("1"))).rejects.toBeInstanceOf(ToolTimeoutError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      await vi.waitFor(async () => expect(await inspector.getCompletedCount()).toBe(1));
+      expect(await queue.dispatch(call("1"))).toBe("paid inv_1");
+      expect(runs).toBe(2);
     });
 
     it("times out at the tool's time limit and aborts the handler on its worker", async () => {
