@@ -16,3 +16,11 @@ export function checkQueueName(value: unknown): string {
 export function cancelChannel(prefix: string, queueName: string): string {
   return `${prefix}:${queueName}:ttr:cancel`;
 }
+
+/**
+ * The Redis key that one repeat of a call sets (`SET NX`) to be the one that replaces its finished
+ * job, the job of that id first enqueued at `enqueuedAt`: concurrent repeats still make one job.
+ */
+export function replaceClaimKey(prefix: string, queueName: string, jobId: string, enqueuedAt: number): string {
+  return `${prefix}:${queueName}:ttr:replace:${jobId}:${enqueuedAt}`;
+}

@@ -1,4 +1,4 @@
-import { type JobsOptions, Queue, QueueEvents } from "bullmq";
+import { type Job, type JobsOptions, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { ToolAbortedError, ToolTimeoutError } from "../errors.js";
@@ -8,6 +8,7 @@ import type { JsonValue } from "../execution/ledger.js";
 import { allowTest } from "../dispatch/allow.js";
 import { checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, positiveInteger } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
+import { isRecord } from "../objects.js";
 import { resultValue } from "../results/value.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { failureContent, toFailure } from "../text/results.js";
@@ -15,7 +16,7 @@ import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult }
 import { connect, describeConnection, type RedisConnection, whenReady } from "./connection.js";
 import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 import { resultFromWire } from "./results.js";
-import { cancelChannel, checkQueueName, DEFAULT_PREFIX } from "./names.js";
+import { cancelChannel, checkQueueName, DEFAULT_PREFIX, replaceClaimKey } from "./names.js";
 
 /** Options of {@link createToolQueue}. */
 export interface ToolQueueOptions {
@@ -175,10 +176,13 @@ class QueueClient implements ToolQueue {
     await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
       throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
     });
-    await this.#listening();
+    await this.#listening(toolName);
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
+      // Whether the job is in Redis, and why the call gave up on it: an abort may come while it is on its way.
+      let added = false;
+      let gaveUp: string | undefined;
       const finish = (settle: () => void): void => {
         if (timer !== undefined) clearTimeout(timer);
         unsubscribe?.();
@@ -186,10 +190,9 @@ class QueueClient implements ToolQueue {
         settle();
       };
       const giveUp = (error: Error, reason: string): void => {
+        gaveUp = reason;
         finish(() => reject(error));
-        // The job need not run now: removed if it waits, cancelled on its worker if it runs.
-        void this.#queue.remove(jobId).catch(() => undefined);
-        void this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason })).catch(() => undefined);
+        if (added) void this.#cancel(jobId, reason);
       };
       const onSettled = (settled: JobSettlement): void => {
         switch (settled.kind) {
@@ -206,11 +209,26 @@ class QueueClient implements ToolQueue {
         const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
         timer = setTimeout(() => giveUp(timeout, "timeout"), Math.max(0, envelope.deadline - Date.now()));
       }
-      if (caller !== undefined) unsubscribe = caller.subscribe(() => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted"));
-      this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).catch((error: unknown) => {
-        finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error })));
-      });
+      if (caller !== undefined) {
+        const aborted = (): void => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted");
+        unsubscribe = caller.subscribe(aborted);
+        // The signal may have aborted while the call waited for Redis: it hears no more abort events.
+        if (caller.signal.aborted) return aborted();
+      }
+      this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).then(
+        (job) => {
+          added = true;
+          if (gaveUp !== undefined) void this.#cancel(jobId, gaveUp);
+          else void this.#joinFinished(job, envelope, jobId, onSettled).catch(() => undefined);
+        },
+        (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error }))),
+      );
     });
+  }
+
+  /** Asks that a job no longer run: removed if it waits, cancelled on its worker if it runs. */
+  async #cancel(jobId: string, reason: string): Promise<void> {
+    await Promise.allSettled([this.#queue.remove(jobId), this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason }))]);
   }
 
   #wait(jobId: string, waiter: (settled: JobSettlement) => void): void {
@@ -231,10 +249,17 @@ class QueueClient implements ToolQueue {
 
   /**
    * The queue's events, listened to from the server's present moment on (so that no job that
-   * completes after its enqueue goes unheard), made on the first call.
+   * completes after its enqueue goes unheard), made on the first call. A failure to set them up is
+   * the call's `ToolQueueConnectionError`, and is not kept: the next call tries again.
    */
-  #listening(): Promise<QueueEvents> {
-    return (this.#events ??= this.#listen());
+  #listening(toolName: string): Promise<QueueEvents> {
+    this.#events ??= this.#listen().catch((error: unknown) => {
+      this.#events = undefined;
+      throw error;
+    });
+    return this.#events.catch((error: unknown) => {
+      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+    });
   }
 
   async #listen(): Promise<QueueEvents> {
@@ -244,18 +269,60 @@ class QueueClient implements ToolQueue {
     events.on("error", () => undefined);
     events.on("completed", ({ jobId, returnvalue }) => this.#settled({ kind: "completed", jobId, result: parsed(returnvalue) }));
     events.on("failed", ({ jobId, failedReason }) => this.#settled({ kind: "failed", jobId, reason: failedReason }));
-    // A repeated enqueue of a job that already finished hears no more events: its outcome is read.
-    events.on("duplicated", ({ jobId }) => void this.#finishedAlready(jobId));
-    await events.waitUntilReady();
+    try {
+      await withinTime(events.waitUntilReady(), this.connectTimeoutMs);
+    } catch (error) {
+      void events.close().catch(() => undefined);
+      throw error;
+    }
     return events;
   }
 
-  async #finishedAlready(jobId: string): Promise<void> {
-    const job = await this.#queue.getJob(jobId).catch(() => undefined);
-    if (job?.finishedOn === undefined) return;
-    if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue === null) this.#settled({ kind: "failed", jobId, reason: job.failedReason });
-    else this.#settled({ kind: "completed", jobId, result: parsed(job.returnvalue) });
+  /**
+   * After an enqueue that met a job of the same id: a job still waiting or running is joined (its
+   * events will tell), a finished one is read when its outcome is final, and replaced when it is
+   * not (a repeat of an aborted or timed-out call, or of one that waited for approval, runs again).
+   */
+  async #joinFinished(added: Job, envelope: ToolCallEnvelope, jobId: string, onSettled: (settled: JobSettlement) => void): Promise<void> {
+    const job = await this.#queue.getJob(jobId);
+    if (job?.finishedOn === undefined || job.timestamp === added.timestamp) return;
+    const settlement = settlementOf(job);
+    if (isFinal(settlement)) return onSettled(settlement);
+    // One repeat replaces it; the others wait for the job it enqueues, as they would for any.
+    const claimed = await this.client.set(replaceClaimKey(this.prefix, this.queueName, jobId, job.timestamp), "1", "PX", REPLACE_CLAIM_MS, "NX");
+    if (claimed !== "OK") return;
+    await this.#queue.remove(jobId);
+    await this.#queue.add(envelope.toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 });
   }
+}
+
+/** How long a repeat's claim to replace a finished job holds. */
+const REPLACE_CLAIM_MS = 60_000;
+
+/** A finished job's outcome, as its events would have told it. */
+function settlementOf(job: Job): JobSettlement {
+  const jobId = String(job.id);
+  if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue === null) return { kind: "failed", jobId, reason: job.failedReason };
+  return { kind: "completed", jobId, result: parsed(job.returnvalue) };
+}
+
+// Outcomes that another try may change, none of which completed the tool: the call was aborted,
+// timed out, could not reach its queue, waited for approval, was declined or its approval refused.
+const PASSING_ERRORS = new Set(["ToolAbortedError", "ToolTimeoutError", "ToolQueueConnectionError", "ToolApprovalRequiredError", "ToolApprovalError", "ToolDeniedError"]);
+const PASSING_STATUSES = new Set(["approval-required", "denied"]);
+
+/**
+ * Whether a finished job's outcome is the call's for good, for a repeat to be given: a value, or
+ * an error other than those of {@link PASSING_ERRORS}. A job the queue failed is final: its tool
+ * may have run.
+ */
+function isFinal(settlement: JobSettlement): boolean {
+  if (settlement.kind !== "completed") return true;
+  const result = settlement.result;
+  if (!isRecord(result) || typeof result.status !== "string") return true;
+  if (PASSING_STATUSES.has(result.status)) return false;
+  const error = result.status === "error" && isRecord(result.error) ? result.error : undefined;
+  return !(typeof error?.name === "string" && PASSING_ERRORS.has(error.name));
 }
 
 /** How a call's job ended, as the queue's events tell it. */
@@ -264,11 +331,25 @@ type JobSettlement =
   | { readonly kind: "failed"; readonly jobId: string; readonly reason: string }
   | { readonly kind: "closed"; readonly jobId: string };
 
-/** A job id from the call's id and fingerprint: the same call enqueued twice is one job; a reused id with other arguments is another. */
+/**
+ * A job id from the call's id, its fingerprint and its approval token's hash: the same call
+ * enqueued twice is one job; a reused id with other arguments is another, and so is the call
+ * dispatched again with the approval it waited for.
+ */
 async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
-  return hex(await sha256(`${envelope.toolCallId}\n${envelope.fingerprint}`));
+  const approval = envelope.approval === undefined ? "" : `\n${hex(await sha256(envelope.approval))}`;
+  return hex(await sha256(`${envelope.toolCallId}\n${envelope.fingerprint}${approval}`));
 }
 
 function parsed(value: unknown): JsonValue {
   return (typeof value === "string" ? JSON.parse(value) : value) as JsonValue;
+}
+
+/** `promise`, or a rejection once `timeoutMs` have passed without it settling. */
+function withinTime<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -2,13 +2,13 @@ import * as errorClasses from "../errors.js";
 import { ToolRegistryError, ToolResultValidationError } from "../errors.js";
 import { NOT_JSON, recordable, revive } from "../execution/effects.js";
 import type { JsonValue } from "../execution/ledger.js";
-import { isRecord } from "../objects.js";
+import { defineOwn, isRecord } from "../objects.js";
 import { describeThrown } from "../text/describe.js";
 import { toFailure } from "../text/results.js";
 import type { ToolResult } from "../types.js";
 import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 
-/** An error as JSON: its class's name, its message, its own fields, and its cause. */
+/** An error as JSON: its class's name, its message, its own fields (this library's errors only), and its cause. */
 interface WireError {
   name: string;
   message: string;
@@ -51,29 +51,49 @@ export function resultFromWire(wire: JsonValue): ToolResult {
 
 const MAX_CAUSES = 4;
 
+/**
+ * An error as it crosses the wire. This library's errors keep their own fields (they hold no
+ * argument values); any other error (a handler's own, as a cause) sends only its name and
+ * message: its fields (an HTTP client's request headers, say) and its causes stay where it ran.
+ */
 function errorToWire(error: Error, depth: number): WireError {
+  if (!isOwnError(error)) return { name: String(error.name), message: String(error.message), fields: {} };
+  const wire: WireError = { name: error.name, message: error.message, fields: ownFields(error) };
+  if ("cause" in error && error.cause !== undefined && depth < MAX_CAUSES) wire.cause = causeToWire(error.cause, depth);
+  return wire;
+}
+
+/** One of this library's error classes, which the other side rebuilds as such. */
+function isOwnError(error: Error): boolean {
+  return (error instanceof ToolRegistryError || error instanceof ToolQueueConnectionError) && CLASSES.get(error.name) !== undefined;
+}
+
+function ownFields(error: Error): { [key: string]: JsonValue } {
   const fields: { [key: string]: JsonValue } = {};
   for (const [key, value] of Object.entries(error)) {
     if (key === "name" || key === "message" || key === "stack" || key === "cause") continue;
     const json = jsonOf(value);
-    if (json !== undefined) fields[key] = json;
+    if (json !== undefined) defineOwn(fields, key, json);
   }
-  const wire: WireError = { name: error.name, message: error.message, fields };
-  if ("cause" in error && error.cause !== undefined && depth < MAX_CAUSES) {
-    const cause = error.cause;
-    wire.cause = cause instanceof Error ? errorToWire(cause, depth + 1) : { value: jsonOf(cause) ?? describeThrown(cause) };
-  }
-  return wire;
+  return fields;
+}
+
+/** A cause: an error as above; anything else thrown as its text (a string as it is, an object by its type only). */
+function causeToWire(cause: unknown, depth: number): WireError | { value: JsonValue } {
+  return cause instanceof Error ? errorToWire(cause, depth + 1) : { value: describeThrown(cause) };
 }
 
 function errorFromWire(wire: WireError): Error {
   const found = CLASSES.get(wire.name);
   // A real Error (what `instanceof`, inspectors and equality read as one), given its class after.
-  const error = new Error(String(wire.message)) as Error & Record<string, unknown>;
+  const error = new Error(String(wire.message));
   Object.setPrototypeOf(error, (found ?? Error).prototype as object);
   // An own field of every class here (set explicitly, as minifiers rename classes), first as the constructors set it.
   Object.defineProperty(error, "name", { value: String(wire.name), writable: true, configurable: true, enumerable: found !== undefined });
-  for (const [key, value] of Object.entries(wire.fields ?? {})) error[key] = Array.isArray(value) ? Object.freeze(value) : value;
+  // Fields only for this library's classes, each defined as an own field: a "__proto__" key stays a key.
+  if (found !== undefined && isRecord(wire.fields)) {
+    for (const [key, value] of Object.entries(wire.fields)) defineOwn(error, key, Array.isArray(value) ? Object.freeze(value) : value);
+  }
   Object.defineProperty(error, "stack", { value: `${wire.name}: ${wire.message}\n    (where the tool ran)`, writable: true, configurable: true });
   if (wire.cause !== undefined) {
     const cause = "value" in wire.cause ? wire.cause.value : errorFromWire(wire.cause);

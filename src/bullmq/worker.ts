@@ -44,8 +44,8 @@ export interface ToolWorker {
  * sent back as the local `dispatchAll` would give it. A job whose worker died (stalled) runs again
  * elsewhere only when its tool is declared safe to repeat; a `once` tool asks its ledger (give the
  * registry a {@link RedisLedger} so that all workers share it). A caller's abort reaches the
- * handler's signal. When every tool of the registry shares one `rateLimit` (a worker for one tool),
- * it becomes BullMQ's `limiter`, held across all workers of the queue.
+ * handler's signal. In a worker of one tool with a `rateLimit` without `key`, that limit becomes
+ * BullMQ's `limiter`, held across all workers of the queue; other limits stay per tool and per process.
  * @throws TypeError for a registry that is not one, or an option of the wrong kind
  */
 export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOptions): ToolWorker {
@@ -59,7 +59,7 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   // BullMQ's blocking commands must wait for Redis as long as it takes.
   const client = connect("connection", options.connection, { maxRetriesPerRequest: null });
   const limiter = limiterOf(registry);
-  // Holds the worker once made: a call refused by the limit it shares with the queue waits for it instead.
+  // Holds the worker once made: a call refused by the limit the queue holds for its tool waits for it instead.
   let made: Worker<ToolCallEnvelope, JsonValue> | undefined;
   const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> => run(registry, job, signal, limiter === undefined ? undefined : made);
   const worker = new Worker<ToolCallEnvelope, JsonValue>(queueName, processor, {
@@ -84,7 +84,7 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
 /**
  * One job: its envelope run by the registry. Its attempt is more than 1 when an earlier run of it
  * may have started: its worker stalled (died), or an earlier attempt failed.
- * @param limited the worker, when the tools' shared rate limit is the queue's: a call the limit
+ * @param limited the worker, when its one tool's rate limit is the queue's: a call the limit
  * refuses goes back to wait, and the queue pauses until the limit lets calls through again
  */
 async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: AbortSignal | undefined, limited: Worker | undefined): Promise<JsonValue> {

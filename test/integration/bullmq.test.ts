@@ -5,6 +5,7 @@ import { createToolQueue, createToolWorker, RedisLedger, ToolQueueConnectionErro
 import { limiterOf } from "../../src/bullmq/limiter.js";
 import {
   ToolAbortedError,
+  ToolApprovalRequiredError,
   ToolArgumentsValidationError,
   ToolEnvelopeError,
   ToolExecutionError,
@@ -130,6 +131,58 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(handler).toHaveBeenCalledTimes(2);
     });
 
+    it("runs a call that needs approval once it is dispatched again with its approval token, and gives a repeat of it the same result", async () => {
+      const handler = vi.fn((args: PayArgs) => `paid ${args.invoice}`);
+      const approvalSecret = "a secret of at least thirty-two characters";
+      const needsApproval = (run: (args: PayArgs) => unknown) => new ToolRegistry({ approvalSecret }).register(pay, run, { needsApproval: true });
+      const sender = needsApproval(() => "never here");
+      const { queue } = queueAndWorker(sender, needsApproval(handler));
+      const waiting = await queue.dispatch(call("1")).catch((caught: unknown) => caught);
+      expect(waiting).toBeInstanceOf(ToolApprovalRequiredError);
+      const approval = await sender.approve((waiting as ToolApprovalRequiredError).request);
+      expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
+      expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
+      expect(handler).toHaveBeenCalledOnce();
+    });
+
+    it("runs a call again when it is repeated after its caller aborted it, as one job for concurrent repeats", async () => {
+      let runs = 0;
+      const slow = (args: PayArgs, { signal }: ToolContext) =>
+        new Promise((resolve, reject) => {
+          runs++;
+          const timer = setTimeout(() => resolve(`paid ${args.invoice}`), 300);
+          signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        });
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry(slow));
+      const [aborted] = await queue.dispatchAll([call("1")], { signal: AbortSignal.timeout(100) });
+      expect(aborted?.status === "error" && aborted.error).toBeInstanceOf(ToolAbortedError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      await vi.waitFor(async () => expect(await inspector.getCompletedCount()).toBe(1));
+      const repeats = await Promise.all([queue.dispatch(call("1")), queue.dispatch(call("1"))]);
+      expect(repeats).toEqual(["paid inv_1", "paid inv_1"]);
+      expect(runs).toBe(2);
+    });
+
+    it("runs a call again when it is repeated after it timed out", async () => {
+      let runs = 0;
+      const slowOnce = (args: PayArgs, { signal }: ToolContext) =>
+        new Promise((resolve) => {
+          if (++runs > 1) return resolve(`paid ${args.invoice}`);
+          signal.addEventListener("abort", () => resolve("too late"));
+        });
+      const { queue, queueName } = queueAndWorker(payRegistry(undefined, { timeoutMs: 200 }), payRegistry(slowOnce, { timeoutMs: 200 }));
+      await expect(queue.dispatch(call("1"))).rejects.toBeInstanceOf(ToolTimeoutError);
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      await vi.waitFor(async () => expect(await inspector.getCompletedCount()).toBe(1));
+      expect(await queue.dispatch(call("1"))).toBe("paid inv_1");
+      expect(runs).toBe(2);
+    });
+
     it("times out at the tool's time limit and aborts the handler on its worker", async () => {
       const aborted = vi.fn();
       const slow = (_args: PayArgs, { signal }: ToolContext) => new Promise((resolve) => signal.addEventListener("abort", () => resolve(aborted(signal.reason))));
@@ -159,6 +212,48 @@ describe.skipIf(redis === undefined)(title, () => {
       await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
     });
 
+    it("never runs a call whose caller aborted while it waited for Redis", async () => {
+      const handler = vi.fn(() => "sent");
+      const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry(handler));
+      const controller = new AbortController();
+      // The abort comes while the queue sets up its event listener, before the job is enqueued.
+      const client = (queue as unknown as { client: Redis }).client;
+      const time = client.time.bind(client);
+      client.time = (() => {
+        controller.abort(new Error("the user pressed stop"));
+        return time();
+      }) as typeof client.time;
+      await expect(queue.dispatch(call("1"), { signal: controller.signal })).rejects.toBeInstanceOf(ToolAbortedError);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handler).not.toHaveBeenCalled();
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      expect(await inspector.getJobCountByTypes("waiting", "active", "completed", "failed")).toBe(0);
+    });
+
+    it("never runs a call whose caller aborted while its job was being enqueued", async () => {
+      const handler = vi.fn(() => "sent");
+      const queueName = uniqueName("q");
+      const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+      open.push(queue);
+      const controller = new AbortController();
+      const original = Queue.prototype.add;
+      const add = vi.spyOn(Queue.prototype, "add").mockImplementationOnce(function (this: Queue, ...args: Parameters<Queue["add"]>) {
+        controller.abort(new Error("the user pressed stop"));
+        return original.apply(this, args);
+      });
+      try {
+        await expect(queue.dispatch(call("1"), { signal: controller.signal })).rejects.toBeInstanceOf(ToolAbortedError);
+      } finally {
+        add.mockRestore();
+      }
+      // The job reached Redis after the abort: it is removed before any worker takes it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      open.push(createToolWorker(payRegistry(handler), { connection: redis!.url, queueName }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handler).not.toHaveBeenCalled();
+    });
+
     it("refuses a call whose tool has another schema on the worker, with the worker's typed error", async () => {
       const other = new ToolRegistry().register({ ...pay, parameters: Type.Object({ invoice: Type.String(), amount: Type.Number() }) }, () => "paid");
       const { queue } = queueAndWorker(payRegistry(), other);
@@ -184,7 +279,7 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(handler).not.toHaveBeenCalled();
     });
 
-    it("maps a rate limit shared by the worker's tools to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
+    it("maps the rate limit of a worker's one tool to BullMQ's limiter, held across workers: calls wait for it instead of being refused", async () => {
       const rateLimit = { limit: 2, intervalMs: 400 };
       const limited = () => payRegistry(undefined, { rateLimit });
       expect(limiterOf(limited())).toEqual({ max: 2, duration: 400 });
@@ -218,6 +313,37 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(await queue.dispatch(call("1"))).toBe("paid");
       expect(runs).toBe(3);
     });
+  });
+
+  it("fails a call whose event listener could not be set up with a typed error, and sets it up again for the next call", async () => {
+    const { queue } = queueAndWorker(payRegistry(), payRegistry());
+    const client = (queue as unknown as { client: Redis }).client;
+    const time = client.time.bind(client);
+    client.time = (() => {
+      client.time = time;
+      return Promise.reject(new Error("Connection is closed."));
+    }) as typeof client.time;
+    const [failed] = await queue.dispatchAll([call("1")]);
+    expect(failed?.status === "error" && failed.error).toBeInstanceOf(ToolQueueConnectionError);
+    expect(await queue.dispatch(call("2"))).toBe("paid inv_1");
+  });
+
+  it("gives up waiting for the event listener's connection after connectTimeoutMs", async () => {
+    const port = await freePort();
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
+    open.push(queue);
+    // The listener's own connection goes where no Redis is, and retries for ever.
+    const eventsClient = (queue as unknown as { eventsClient: Redis }).eventsClient;
+    eventsClient.duplicate = () => {
+      const nowhere = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
+      nowhere.on("error", () => undefined);
+      open.push({ close: async () => nowhere.disconnect() });
+      return nowhere;
+    };
+    const started = performance.now();
+    const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3_000))]);
+    expect(error).toBeInstanceOf(ToolQueueConnectionError);
+    expect(performance.now() - started).toBeLessThan(1_500);
   });
 
   it("fails at once with a typed error naming the connection when Redis is not there", async () => {
