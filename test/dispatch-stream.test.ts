@@ -6,6 +6,7 @@ import {
   ToolTimeoutError,
   Type,
   UnknownToolError,
+  type RepairReport,
   type ToolCallDelta,
   type ToolResultEvent,
   type ToolStreamEvent,
@@ -239,6 +240,23 @@ describe("registry.dispatchStream", () => {
     const events: ToolStreamEvent[] = [];
     for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x","offset":"3"}', done: true }])) events.push(event);
     expect(results(events)[0]!.result).toEqual({ status: "ok", toolCallId: "a", toolName: "read", isError: false, value: 3, repairs: [{ pointer: "/offset", from: "string", to: "number" }] });
+  });
+
+  it("runs, with repair on, a call whose null for an optional property or lone value for a list repair mends, as dispatch does", async () => {
+    const repairs: RepairReport[] = [];
+    const registry = new ToolRegistry({ onRepair: (report) => repairs.push(report) }).register(
+      { name: "t", description: "", parameters: Type.Object({ city: Type.String(), units: Type.Optional(Type.String()), ids: Type.Optional(Type.Array(Type.Integer())) }) },
+      (args) => args,
+    );
+    const deltas: ToolCallDelta[] = [
+      { toolCallId: "a", toolName: "t", argumentsDelta: '{"city":"Paris","units":null}', done: true },
+      { toolCallId: "b", toolName: "t", argumentsDelta: '{"city":"Paris","ids":5}', done: true },
+    ];
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream(deltas, { onInvalid: "abort", abortController: new AbortController() })) events.push(event);
+    expect(events.some((event) => event.type === "tool-call-invalid" || (event.type === "tool-call-delta" && event.issues.length > 0))).toBe(false);
+    expect(results(events).map((event) => event.result.status === "ok" && event.result.value)).toEqual([{ city: "Paris" }, { city: "Paris", ids: [5] }]);
+    expect(repairs.map((report) => report.toolCallId)).toEqual(["a", "b"]);
   });
 
   it("closes the stream when the caller stops reading", async () => {

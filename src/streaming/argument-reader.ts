@@ -69,7 +69,7 @@ export class ArgumentReader implements IssueSink {
     context.validator(tool);
     const checker = new PrefixChecker(plansOf(tool.definition.parameters), this, {
       nullsMayBeDropped: options.argumentsOf !== undefined,
-      stringsMayBeRepaired: context.onRepair !== undefined,
+      mayBeRepaired: context.onRepair !== undefined,
     });
     this.#parser = new IncrementalJsonParser<PlanSet>(false, checker);
   }
