@@ -259,6 +259,20 @@ describe("registry.dispatchStream", () => {
     expect(repairs.map((report) => report.toolCallId)).toEqual(["a", "b"]);
   });
 
+  it("tells onRepair nothing of a call that does not run, even when a repeated key hides its certain problem and repair would mend the rest", async () => {
+    const repairs: RepairReport[] = [];
+    const registry = new ToolRegistry({ onRepair: (report) => repairs.push(report) }).register(
+      { name: "t", description: "", parameters: Type.Object({ city: Type.String(), ids: Type.Optional(Type.Array(Type.Integer())) }) },
+      () => "ran",
+    );
+    // `"city":1` is certain to be wrong; JSON.parse keeps the later "Paris", and repair would wrap 5.
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "t", argumentsDelta: '{"city":1,"city":"Paris","ids":5}', done: true }])) events.push(event);
+    const [result] = results(events);
+    expect(result!.result).toMatchObject({ isError: true, error: expect.any(ToolArgumentsValidationError) });
+    expect(repairs).toEqual([]);
+  });
+
   it("closes the stream when the caller stops reading", async () => {
     const pipe = new DeltaPipe();
     pipe.write({ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x"}', done: true });

@@ -137,6 +137,23 @@ export class ArgumentReader implements IssueSink {
   }
 
   /**
+   * The final check of a call that will not run (a problem in it is certain): checked as
+   * {@link prepare} checks it, but never repaired, so that `onRepair` hears only of calls that
+   * run. Unrepaired, the check fails exactly as a failed repair leaves it.
+   * @returns the error dispatch's check gives the text, or `undefined` when it passes (a key
+   * named twice can hide a certain problem from `JSON.parse`)
+   */
+  refusal(): unknown {
+    const call = readCall({ type: "tool_call", id: this.toolCallId, name: this.tool.name, arguments: this.dispatchArguments() });
+    try {
+      prepareCall(call, { ...this.#context, onRepair: undefined });
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  /**
    * The arguments dispatch is given for the whole text: the text itself (dispatch parses it), or
    * what the provider's `call()` makes of it (OpenAI strict mode drops nulls). Text past the size
    * limit stays text, for dispatch to refuse by its size.

@@ -245,15 +245,9 @@ class StreamRun {
       // A certain problem: the call does not run. Its answer is the final check's (every issue), or,
       // for arguments an abort cut short, the certain issues: those, not the cut, are what is wrong.
       // (A later repeated key can hide them from JSON.parse: they stand all the same.)
-      let error: unknown = new ToolArgumentsValidationError(call.shownName, call.invalid);
-      if (!stopped || call.reader!.complete) {
-        try {
-          call.reader!.prepare();
-        } catch (thrown) {
-          error = thrown;
-        }
-      }
-      this.#fail(call, error, events);
+      // Never repaired: `onRepair` is told only of calls that run.
+      const refusal = !stopped || call.reader!.complete ? call.reader!.refusal() : undefined;
+      this.#fail(call, refusal ?? new ToolArgumentsValidationError(call.shownName, call.invalid), events);
       return;
     }
     call.finished = true;
