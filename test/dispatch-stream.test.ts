@@ -280,6 +280,24 @@ describe("registry.dispatchStream", () => {
     expect(pipe.closed).toBe(true);
   });
 
+  it("never starts the calls still waiting when the caller leaves the loop, and aborts the signals of those running", async () => {
+    const started: number[] = [];
+    const signals: AbortSignal[] = [];
+    const registry = new ToolRegistry().register({ name: "charge", description: "", parameters: Type.Object({ n: Type.Integer() }) }, async ({ n }, context) => {
+      started.push(n);
+      signals.push(context.signal);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return n;
+    });
+    const deltas: ToolCallDelta[] = [0, 1, 2].map((n) => ({ toolCallId: `c${n}`, toolName: "charge", argumentsDelta: `{"n":${n}}`, done: true }));
+    for await (const event of registry.dispatchStream(deltas, { concurrency: 1 })) if (event.type === "tool-result") break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Call 1 took call 0's place the moment call 0 settled, before the loop saw its result: it is stopped, and call 2 never starts.
+    expect(started).toEqual([0, 1]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
+    expect(signals[1]!.reason).toMatchObject({ name: "AbortError" });
+  });
+
   it("throws a TypeError for a delta that is not one, and closes the stream", async () => {
     const pipe = new DeltaPipe();
     pipe.write({ toolCallId: 7 } as never);
