@@ -6,6 +6,7 @@ import {
   ToolTimeoutError,
   Type,
   UnknownToolError,
+  type RepairReport,
   type ToolCallDelta,
   type ToolResultEvent,
   type ToolStreamEvent,
@@ -241,11 +242,60 @@ describe("registry.dispatchStream", () => {
     expect(results(events)[0]!.result).toEqual({ status: "ok", toolCallId: "a", toolName: "read", isError: false, value: 3, repairs: [{ pointer: "/offset", from: "string", to: "number" }] });
   });
 
+  it("runs, with repair on, a call whose null for an optional property or lone value for a list repair mends, as dispatch does", async () => {
+    const repairs: RepairReport[] = [];
+    const registry = new ToolRegistry({ onRepair: (report) => repairs.push(report) }).register(
+      { name: "t", description: "", parameters: Type.Object({ city: Type.String(), units: Type.Optional(Type.String()), ids: Type.Optional(Type.Array(Type.Integer())) }) },
+      (args) => args,
+    );
+    const deltas: ToolCallDelta[] = [
+      { toolCallId: "a", toolName: "t", argumentsDelta: '{"city":"Paris","units":null}', done: true },
+      { toolCallId: "b", toolName: "t", argumentsDelta: '{"city":"Paris","ids":5}', done: true },
+    ];
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream(deltas, { onInvalid: "abort", abortController: new AbortController() })) events.push(event);
+    expect(events.some((event) => event.type === "tool-call-invalid" || (event.type === "tool-call-delta" && event.issues.length > 0))).toBe(false);
+    expect(results(events).map((event) => event.result.status === "ok" && event.result.value)).toEqual([{ city: "Paris" }, { city: "Paris", ids: [5] }]);
+    expect(repairs.map((report) => report.toolCallId)).toEqual(["a", "b"]);
+  });
+
+  it("tells onRepair nothing of a call that does not run, even when a repeated key hides its certain problem and repair would mend the rest", async () => {
+    const repairs: RepairReport[] = [];
+    const registry = new ToolRegistry({ onRepair: (report) => repairs.push(report) }).register(
+      { name: "t", description: "", parameters: Type.Object({ city: Type.String(), ids: Type.Optional(Type.Array(Type.Integer())) }) },
+      () => "ran",
+    );
+    // `"city":1` is certain to be wrong; JSON.parse keeps the later "Paris", and repair would wrap 5.
+    const events: ToolStreamEvent[] = [];
+    for await (const event of registry.dispatchStream([{ toolCallId: "a", toolName: "t", argumentsDelta: '{"city":1,"city":"Paris","ids":5}', done: true }])) events.push(event);
+    const [result] = results(events);
+    expect(result!.result).toMatchObject({ isError: true, error: expect.any(ToolArgumentsValidationError) });
+    expect(repairs).toEqual([]);
+  });
+
   it("closes the stream when the caller stops reading", async () => {
     const pipe = new DeltaPipe();
     pipe.write({ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x"}', done: true });
     for await (const event of tools().dispatchStream(pipe)) if (event.type === "tool-call-start") break;
     expect(pipe.closed).toBe(true);
+  });
+
+  it("never starts the calls still waiting when the caller leaves the loop, and aborts the signals of those running", async () => {
+    const started: number[] = [];
+    const signals: AbortSignal[] = [];
+    const registry = new ToolRegistry().register({ name: "charge", description: "", parameters: Type.Object({ n: Type.Integer() }) }, async ({ n }, context) => {
+      started.push(n);
+      signals.push(context.signal);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return n;
+    });
+    const deltas: ToolCallDelta[] = [0, 1, 2].map((n) => ({ toolCallId: `c${n}`, toolName: "charge", argumentsDelta: `{"n":${n}}`, done: true }));
+    for await (const event of registry.dispatchStream(deltas, { concurrency: 1 })) if (event.type === "tool-result") break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Call 1 took call 0's place the moment call 0 settled, before the loop saw its result: it is stopped, and call 2 never starts.
+    expect(started).toEqual([0, 1]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
+    expect(signals[1]!.reason).toMatchObject({ name: "AbortError" });
   });
 
   it("throws a TypeError for a delta that is not one, and closes the stream", async () => {

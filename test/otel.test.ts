@@ -99,7 +99,29 @@ describe("instrument", () => {
     await registry.dispatchAll([{ id: "1", name: "lookup", arguments: { city: "Oslo" } }]);
     const span = spanNamed("execute_tool lookup");
     expect(span.attributes["error.type"]).toBe("ToolExecutionError");
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "lookup" failed: upstream down' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "lookup" failed' });
+  });
+
+  it("keeps a handler's error text, which may repeat its arguments, out of the status unless recordResults is on", async () => {
+    const failing = async ({ city }: { city: string }) => {
+      throw new Error(`ENOENT: no such file or directory, open '/home/alice/${city}.pdf'`);
+    };
+    await tracedRegistry({ tracer }, failing).dispatchAll([{ id: "1", name: "lookup", arguments: { city: "diagnosis" } }]);
+    await tracedRegistry({ tracer, recordResults: true }, failing).dispatchAll([{ id: "2", name: "lookup", arguments: { city: "diagnosis" } }]);
+    const [plain, recorded] = finished();
+    expect(plain!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "lookup" failed' });
+    expect(JSON.stringify([plain!.attributes, plain!.status, plain!.events])).not.toContain("diagnosis");
+    expect(recorded!.status.message).toBe(`Tool "lookup" failed: ENOENT: no such file or directory, open '/home/alice/diagnosis.pdf'`);
+  });
+
+  it("keeps the library's own messages in the status: a refusal's issues, a timeout", async () => {
+    await tracedRegistry({ tracer }).dispatchAll([{ id: "1", name: "lookup", arguments: { city: 7 } }]);
+    const slow = new ToolRegistry({ timeoutMs: 5 }).register(lookup, () => new Promise(() => undefined));
+    instrument(slow, { tracer });
+    await slow.dispatchAll([{ id: "2", name: "lookup", arguments: { city: "Oslo" } }]);
+    const [refused, timedOut] = finished();
+    expect(refused!.status.message).toBe('Invalid arguments for tool "lookup":\n  - /city: must be string');
+    expect(timedOut!.status.message).toMatch(/^Tool "lookup" timed out after 5 ms/);
   });
 
   it("traces a refused call too, and never records its arguments", async () => {

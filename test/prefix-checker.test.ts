@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, type TSchema } from "../src/index.js";
 import { thrownBy } from "./support/fixtures.js";
 
-/** The issues after each piece, for a tool with `parameters`. */
-function issuesAfter(parameters: TSchema | Record<string, unknown>, pieces: readonly string[]): Array<readonly string[]> {
-  const registry = new ToolRegistry().register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1);
+/** The issues after each piece, for a tool with `parameters` (in a registry with repair on when `repair` is set). */
+function issuesAfter(parameters: TSchema | Record<string, unknown>, pieces: readonly string[], repair = false): Array<readonly string[]> {
+  const registry = new ToolRegistry(repair ? { onRepair: () => undefined } : {}).register({ name: "tool", description: "", parameters: parameters as TSchema }, () => 1);
   const stream = registry.argumentStream("tool");
   return pieces.map((piece) => stream.push(piece).issues);
 }
@@ -120,5 +120,48 @@ describe("the issues certain from a prefix", () => {
     expect(issuesAfter(deep, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
     expect(issuesAfter(list, [`{"a":${"[".repeat(100)}1`])).toEqual([[`/a${"/0".repeat(100)}: must be array of array`]]);
     expect(issuesAfter(list, [`{"a":${"[".repeat(200)}1`])).toEqual([[]]);
+  });
+});
+
+describe("the issues certain from a prefix, with repair on", () => {
+  const place = Type.Object({ city: Type.String(), units: Type.Optional(Type.String()), ids: Type.Optional(Type.Array(Type.Integer())), zone: Type.Union([Type.String(), Type.Null()]) });
+
+  it("reports nothing about a string, which repair may convert", () => {
+    expect(issuesAfter(place, ['{"ids":["1"]}'], true)).toEqual([[]]);
+  });
+
+  it("reports nothing about a null for an optional property, which repair leaves out", () => {
+    expect(issuesAfter(place, ['{"city":"Paris","units":null}'], true)).toEqual([[]]);
+    expect(issuesAfter(place, ['{"city":"Paris","units":null}'])).toEqual([["/units: must be string"]]);
+  });
+
+  it("still reports a null for a required property, which repair never leaves out", () => {
+    const required = Type.Object({ city: Type.String() });
+    expect(issuesAfter(required, ['{"city":null}'], true)).toEqual([["/city: must be string"]]);
+  });
+
+  it("reports nothing about a lone value, nor anything inside it, where a list of such values is allowed, which repair wraps", () => {
+    const lists = Type.Object({ ids: Type.Array(Type.Integer()), points: Type.Array(Type.Object({ x: Type.Number() }, { additionalProperties: false })) });
+    expect(issuesAfter(lists, ['{"ids":5,"points":{"x":1,"y":2}}'], true)).toEqual([[]]);
+    expect(issuesAfter(lists, ['{"ids":5}'])).toEqual([["/ids: must be array of integer"]]);
+  });
+
+  it("still reports a lone value that no item of the list could be", () => {
+    expect(issuesAfter(place, ['{"ids":true}'], true)).toEqual([["/ids: must be array of integer"]]);
+    expect(issuesAfter(place, ['{"ids":{}}'], true)).toEqual([["/ids: must be array of integer"]]);
+  });
+
+  it("holds back that a closed object does not allow a property until its value is not a null repair may drop", () => {
+    // `a` is declared by one branch of allOf and not allowed by the other: repair drops `"a":null`, and the object passes.
+    const schema = { type: "object", allOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "string" } }, additionalProperties: false }] };
+    const notAllowed = '/a: is not an allowed property (allowed: "b")';
+    expect(issuesAfter(schema, ['{"a":', "null}"], true)).toEqual([[], []]);
+    expect(issuesAfter(schema, ['{"a":', '"x"}'], true)).toEqual([[], [notAllowed]]);
+    expect(issuesAfter(schema, ['{"a":', "null}"])).toEqual([[notAllowed], [notAllowed, "/a: must be string"]]);
+  });
+
+  it("checks the members of the arguments object as usual: the root is never wrapped", () => {
+    const closed = { properties: { a: { type: "string" } }, additionalProperties: false };
+    expect(issuesAfter(closed, ['{"b":1,"a":1}'], true)).toEqual([['/b: is not an allowed property (allowed: "a")', "/a: must be string"]]);
   });
 });

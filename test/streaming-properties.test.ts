@@ -62,7 +62,22 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   ),
 })).value;
 
-/** Arguments: valid-looking orders, near misses, and anything at all. */
+const validItem = fc.record({ sku: fc.constant("ABC"), quantity: fc.constant(1), tags: fc.oneof(fc.constant(["new"]), fc.constantFrom("new", "sale", null)) }, { requiredKeys: ["sku", "quantity"] });
+
+/** Orders valid but for what repair mends: a lone item or tag where a list is wanted, a `null` for an optional property. */
+const mendable = fc.record(
+  {
+    name: fc.constant("n"),
+    items: fc.oneof(fc.array(validItem, { minLength: 1, maxLength: 3 }), validItem),
+    mode: fc.constant("fast"),
+    kind: fc.constant("order"),
+    priority: fc.constantFrom(1, null),
+    meta: fc.constantFrom(null, {}),
+  },
+  { requiredKeys: ["name", "items", "mode", "kind"] },
+);
+
+/** Arguments: valid-looking orders, near misses, orders repair mends, and anything at all. */
 const argumentsValue = fc.oneof(
   fc.record({
     name: fc.string(),
@@ -71,6 +86,7 @@ const argumentsValue = fc.oneof(
     kind: fc.constantFrom("order", "orders"),
     note: fc.oneof(fc.string(), fc.constant(null), fc.constant(7)),
   }, { requiredKeys: ["name", "items", "mode", "kind"] }),
+  mendable,
   fc.dictionary(fc.constantFrom(...NAMES), value, { maxKeys: 7 }),
   value,
 );
@@ -106,10 +122,11 @@ async function dispatchOutcome(registry: ToolRegistry, name: string, args: strin
 
 describe("a streamed call's arguments, for random arguments and random splits", () => {
   for (const [name, parameters] of Object.entries(SCHEMAS)) {
-    for (const maxArgumentBytes of [16 * 1024 * 1024, 160]) {
-      const registry = new ToolRegistry({ maxArgumentBytes }).register({ name, description: "", parameters: parameters as TSchema }, (args) => args);
+    for (const [maxArgumentBytes, repair] of [[16 * 1024 * 1024, false], [160, false], [16 * 1024 * 1024, true], [160, true]] as const) {
+      // With repair on, the final check may first convert strings, drop nulls and wrap lone values.
+      const registry = new ToolRegistry({ maxArgumentBytes, ...(repair ? { onRepair: () => undefined } : {}) }).register({ name, description: "", parameters: parameters as TSchema }, (args) => args);
 
-      it(`${name}, maxArgumentBytes ${maxArgumentBytes}: end() agrees with dispatch exactly, and issues name only problems the final check reports`, async () => {
+      it(`${name}, maxArgumentBytes ${maxArgumentBytes}, repair ${repair ? "on" : "off"}: end() agrees with dispatch exactly, and issues name only problems the final check reports`, async () => {
         await fc.assert(
           fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 12 }), async (whole, cuts) => {
             const stream = registry.argumentStream(name);

@@ -1,8 +1,25 @@
 import { context, type Histogram, type Meter, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import {
+  ToolAbortedError,
+  ToolApprovalError,
+  ToolArgumentsValidationError,
+  ToolDefinitionError,
+  ToolEnvelopeError,
+  ToolHookError,
+  ToolLedgerError,
+  ToolMismatchError,
+  ToolNotAllowedError,
+  ToolRateLimitedError,
+  ToolResultValidationError,
+  ToolTimeoutError,
+  ToolUnavailableError,
+  UnknownToolError,
+} from "../errors.js";
 import type { CallObserver, ObservedCall } from "../execution/observers.js";
 import { describeOption } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
-import type { ToolResult } from "../types.js";
+import { describeName } from "../text/describe.js";
+import type { ToolFailure, ToolResult } from "../types.js";
 import { traceparentOf, withTraceparent } from "./trace-context.js";
 
 /** Options of {@link instrument}. */
@@ -16,7 +33,12 @@ export interface InstrumentOptions {
    * for a call refused at its check. Off by default: arguments may hold personal data.
    */
   recordArguments?: boolean;
-  /** Whether spans of successful calls carry the result as `gen_ai.tool.call.result` (JSON text, a string as is). Off by default. */
+  /**
+   * Whether spans of successful calls carry the result as `gen_ai.tool.call.result` (JSON text, a
+   * string as is), and the status of a failed handler's span its error's own text (which often
+   * repeats arguments: a path, a query). Off by default: the status then says only
+   * `Tool "<name>" failed`, with the error's class in `error.type`.
+   */
   recordResults?: boolean;
 }
 
@@ -35,7 +57,8 @@ const API_GLOBALS = Symbol.for("opentelemetry.js.api.1");
  * `execute_tool {gen_ai.tool.name}` (kind internal) around the call's whole way, a child of the
  * caller's active context (or of the trace an envelope carried, in `execute`), with the handler
  * running inside it so that its own spans nest. On failure the span has `error.type` (the error's
- * class) and status ERROR. Without a `tracer`, while no SDK is registered, calls take the plain
+ * class) and status ERROR, whose message never holds a handler's own text unless `recordResults`
+ * is on (see {@link statusMessage}). Without a `tracer`, while no SDK is registered, calls take the plain
  * path and cost nothing more.
  * @returns a function that stops the tracing
  * @throws TypeError for a registry that is not one, or an option of the wrong kind
@@ -114,7 +137,7 @@ class ToolCallTracing implements CallObserver {
   #finish(span: Span, result: ToolResult): void {
     if (result.status === "error") {
       span.setAttribute("error.type", result.error.name);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: statusMessage(result, this.#recordResults) });
     } else if (result.status === "ok" && this.#recordResults) {
       const text = typeof result.value === "string" ? result.value : jsonText(result.value);
       if (text !== undefined) span.setAttribute("gen_ai.tool.call.result", text);
@@ -127,6 +150,39 @@ class ToolCallTracing implements CallObserver {
     if (result.status === "error") attributes["error.type"] = result.error.name;
     this.#duration.record((performance.now() - started) / 1000, attributes);
   }
+}
+
+/**
+ * Errors whose message is the library's own text: names, limits, schema words and issue lines,
+ * never an argument value nor a handler's text. (A handler's failure, `ToolExecutionError`, says
+ * what the handler threw; a timeout's and an abort's subclasses do not.)
+ */
+const OWN_TEXT_ERRORS: ReadonlyArray<abstract new (...args: never[]) => Error> = [
+  ToolArgumentsValidationError,
+  UnknownToolError,
+  ToolNotAllowedError,
+  ToolDefinitionError,
+  ToolTimeoutError,
+  ToolAbortedError,
+  ToolResultValidationError,
+  ToolApprovalError,
+  ToolLedgerError,
+  ToolRateLimitedError,
+  ToolUnavailableError,
+  ToolHookError,
+  ToolEnvelopeError,
+  ToolMismatchError,
+];
+
+/**
+ * A failed call's span status message: the error's message when it is the library's own text
+ * (or when `recordResults` opted in to the handler's), else `Tool "<name>" failed`: a handler's
+ * error text often repeats its arguments, and any other error's text is not the library's to vouch for.
+ */
+function statusMessage(result: ToolFailure, recordResults: boolean): string {
+  const error = result.error;
+  if (recordResults || OWN_TEXT_ERRORS.some((type) => error instanceof type)) return error.message;
+  return `Tool ${describeName(result.toolName)} failed`;
 }
 
 /** Whether a tracer provider (an SDK's) is registered as the global one: asked on every call, so a single read. */

@@ -438,7 +438,7 @@ export class ToolRegistry {
     // Each call whose arguments are complete takes dispatchAll's own path, with this stream's options.
     const context: StreamDispatchContext = {
       reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf, run.allowed),
-      settle: (call) => this.#settle(call, run, undefined),
+      settle: (call, caller) => this.#settle(call, { ...run, caller }, undefined),
     };
     return dispatchStream(deltas, context, { concurrency, caller: run.caller, abortController, abortOnInvalid: onInvalid === "abort" });
   }

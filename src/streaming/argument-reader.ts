@@ -69,7 +69,7 @@ export class ArgumentReader implements IssueSink {
     context.validator(tool);
     const checker = new PrefixChecker(plansOf(tool.definition.parameters), this, {
       nullsMayBeDropped: options.argumentsOf !== undefined,
-      stringsMayBeRepaired: context.onRepair !== undefined,
+      mayBeRepaired: context.onRepair !== undefined,
     });
     this.#parser = new IncrementalJsonParser<PlanSet>(false, checker);
   }
@@ -134,6 +134,23 @@ export class ArgumentReader implements IssueSink {
    */
   prepare(): PreparedCall {
     return prepareCall(readCall({ type: "tool_call", id: this.toolCallId, name: this.tool.name, arguments: this.dispatchArguments() }), this.#context);
+  }
+
+  /**
+   * The final check of a call that will not run (a problem in it is certain): checked as
+   * {@link prepare} checks it, but never repaired, so that `onRepair` hears only of calls that
+   * run. Unrepaired, the check fails exactly as a failed repair leaves it.
+   * @returns the error dispatch's check gives the text, or `undefined` when it passes (a key
+   * named twice can hide a certain problem from `JSON.parse`)
+   */
+  refusal(): unknown {
+    const call = readCall({ type: "tool_call", id: this.toolCallId, name: this.tool.name, arguments: this.dispatchArguments() });
+    try {
+      prepareCall(call, { ...this.#context, onRepair: undefined });
+    } catch (error) {
+      return error;
+    }
+    return undefined;
   }
 
   /**

@@ -39,6 +39,8 @@ export interface Member {
    * (`additionalProperties: false`) and does not describe this one, or `undefined`.
    */
   readonly notAllowed: string | undefined;
+  /** Whether an object node here requires it: a `null` there is never dropped before the final check. */
+  readonly required: boolean;
 }
 
 /** A remembered member, and the one looked up after it last time. */
@@ -106,6 +108,7 @@ export class PlanSet {
   #member(key: string): Member {
     const schemas: unknown[] = [];
     let notAllowed: string | undefined;
+    let required = false;
     for (const plan of this.#plans) {
       const object = plan.object;
       if (object === undefined) continue;
@@ -113,6 +116,9 @@ export class PlanSet {
       if (object.declared.has(key)) {
         described = true;
         schemas.push(this.#schemas.declaredSchema(object, key));
+        required ||= object.properties.some((property) => property.required && property.name === key);
+      } else {
+        required ||= object.undeclaredRequired.includes(key);
       }
       for (const [tester, schema] of object.patterns) {
         if (!tester.test(key)) continue;
@@ -124,7 +130,18 @@ export class PlanSet {
         else schemas.push(object.additional);
       }
     }
-    return { plans: this.#schemas.setOf(schemas), notAllowed };
+    return { plans: this.#schemas.setOf(schemas), notAllowed, required };
+  }
+
+  /**
+   * Whether the registry's repair might yet turn a value of `kind` here into a one-element array
+   * of it (its rule 4): no node here refuses an array by its type, and no node certain to apply
+   * to the array's first item refuses that kind. Whether it will depends on the whole value: this
+   * only rules it out, so that nothing is reported about a value that may yet become an item.
+   */
+  mayBecomeItem(kind: ValueKind): boolean {
+    if (kind === ValueKind.Array || kind === ValueKind.Null) return false;
+    return this.kindMessages[ValueKind.Array] === undefined && this.item(0)?.kindMessages[kind] === undefined;
   }
 
   /** The nodes that certainly apply to item `index` of an array here, or `undefined` for none. */
@@ -149,13 +166,22 @@ export class PlanSet {
 /** One schema document's plan sets, built on first use and kept, shared by every stream of the schema. */
 export class SchemaPlans {
   readonly root: PlanSet | undefined;
+  /**
+   * Whether the root schema might accept an array: it has no `type` and describes arrays, or may
+   * through a reference or an applicator. Only then may repair wrap the arguments object in one.
+   */
+  readonly rootMayAcceptArray: boolean;
+  /** The empty set: a place with nothing to check, whose values are still to be seen. */
+  readonly none: PlanSet;
   readonly #book: PlanBook;
   readonly #expanded = new Map<NodePlan, readonly NodePlan[]>();
   readonly #declared = new WeakMap<ObjectPlan, Map<string, unknown>>();
 
   constructor(schema: unknown) {
     this.#book = new PlanBook(new SchemaReferences(schema), patternTester);
+    this.none = new PlanSet([], this);
     this.root = this.setOf([schema]);
+    this.rootMayAcceptArray = mayAcceptArray(schema);
   }
 
   /** The subschema `object` declares for `key` (which it declares). */
@@ -200,6 +226,17 @@ export class SchemaPlans {
     this.#expanded.set(plan, expanded);
     return expanded;
   }
+}
+
+/** Keywords through which a schema without `type` may accept an array. */
+const ARRAY_ROUTES = ["items", "prefixItems", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf"];
+
+/** Whether `schema` might accept an array, as its own keywords say (conservative: a reference or applicator may). */
+function mayAcceptArray(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return schema === true;
+  const type = (schema as { type?: unknown }).type;
+  if (type !== undefined) return type === "array" || (Array.isArray(type) && type.includes("array"));
+  return ARRAY_ROUTES.some((keyword) => Object.hasOwn(schema, keyword));
 }
 
 const schemaPlans = new WeakMap<object, SchemaPlans>();

@@ -19,16 +19,20 @@ export interface PrefixCheckerOptions {
   /**
    * Whether a `null` may yet be removed before the final check (OpenAI strict mode: the model
    * sends `null` for an optional property it leaves out, and the adapter drops it): nothing is
-   * reported about a `null` then.
+   * reported about a `null` then, nor that a closed object does not allow a property whose value
+   * is `null` and that no object node there requires.
    */
   readonly nullsMayBeDropped: boolean;
   /**
-   * Whether a string may yet be converted before the final check (the registry's opt-in repair
-   * turns `"20"` into 20 where the schema says number): nothing is reported about a string then.
+   * Whether the registry's opt-in repair runs before the final check gives up. It may turn a
+   * string into what it spells (`"20"` into 20, JSON text into its object or array), drop a `null`
+   * given for an optional property, and wrap a lone value where an array of it is wanted. So
+   * nothing is reported about a string; about a `null` for a property no object node there
+   * requires (nor that a closed object does not allow that property); or about a value, or
+   * anything inside it, where an array whose items may be of its kind is allowed.
    */
-  readonly stringsMayBeRepaired: boolean;
+  readonly mayBeRepaired: boolean;
 }
-
 
 /**
  * Reports, as a JSON text is read, only the problems that are certain from what has been read:
@@ -40,48 +44,76 @@ export interface PrefixCheckerOptions {
  * plans give the final check's explanation, so that once the text is complete (as JSON, within
  * the size limit, naming each key once per object) the final check reports the same problem.
  * Nothing depending on what is still to come is reported: a missing required property, a string
- * still too short, too few items.
+ * still too short, too few items; nor anything a step before the final check may still change
+ * (see {@link PrefixCheckerOptions}).
  */
 export class PrefixChecker implements ValueObserver<PlanSet> {
   readonly #plans: SchemaPlans;
   readonly #sink: IssueSink;
   readonly #ignoreNulls: boolean;
-  readonly #ignoreStrings: boolean;
+  readonly #mayBeRepaired: boolean;
+  /** Set by `member` for the value that follows: a `null` there may be dropped before the final check. */
+  #nullMayBeDropped = false;
+  /** Set by `member` for the value that follows: that a closed object does not allow it, held back until the value is not such a `null`. */
+  #heldBack: string | undefined;
 
   constructor(plans: SchemaPlans, sink: IssueSink, options: PrefixCheckerOptions) {
     this.#plans = plans;
     this.#sink = sink;
     this.#ignoreNulls = options.nullsMayBeDropped;
-    this.#ignoreStrings = options.stringsMayBeRepaired;
+    this.#mayBeRepaired = options.mayBeRepaired;
   }
 
   rootPlans(): PlanSet {
     // The root is always looked at: it must be an object, whatever the schema says.
-    return this.#plans.root ?? new PlanSet([], this.#plans);
+    return this.#plans.root ?? this.#plans.none;
   }
 
   item(parent: PlanSet, index: number, depth: number): PlanSet | undefined {
+    this.#nullMayBeDropped = false;
+    this.#heldBack = undefined;
     if (depth > MAX_CHECKED_DEPTH || this.#sink.full) return undefined;
     return parent.item(index);
   }
 
   member(parent: PlanSet, key: string, depth: number, at: PointerSource): PlanSet | undefined {
+    this.#nullMayBeDropped = false;
+    this.#heldBack = undefined;
+    // An object that repair may wrap in an array: nothing about its members is certain.
+    if (this.#mayBecomeItem(parent, ValueKind.Object, depth - 1)) return undefined;
     const member = parent.member(key);
-    if (member.notAllowed !== undefined) this.#sink.add(at.pointer(), member.notAllowed);
+    const nullMayBeDropped = (this.#ignoreNulls || this.#mayBeRepaired) && !member.required;
+    if (member.notAllowed !== undefined && !nullMayBeDropped) this.#sink.add(at.pointer(), member.notAllowed);
     if (depth > MAX_CHECKED_DEPTH || this.#sink.full) return undefined;
-    return member.plans;
+    this.#nullMayBeDropped = nullMayBeDropped;
+    if (member.notAllowed === undefined || !nullMayBeDropped) return member.plans;
+    this.#heldBack = member.notAllowed;
+    // `begin` must hear of the value to tell whether it is a `null`, even with nothing to check it against.
+    return member.plans ?? this.#plans.none;
   }
 
   begin(plans: PlanSet, kind: ValueKind, depth: number, at: PointerSource): boolean {
+    const nullMayBeDropped = this.#nullMayBeDropped;
+    const heldBack = this.#heldBack;
+    this.#nullMayBeDropped = false;
+    this.#heldBack = undefined;
     if (depth === 0) {
       if (kind !== ValueKind.Object) this.#sink.replaceAll(ROOT_ISSUES.notPlainObject);
       return false;
     }
-    if ((kind === ValueKind.Null && this.#ignoreNulls) || (kind === ValueKind.String && this.#ignoreStrings)) return false;
+    if (kind === ValueKind.Null && (this.#ignoreNulls || nullMayBeDropped)) return false;
+    if (heldBack !== undefined) this.#sink.add(at.pointer(), heldBack);
+    if ((kind === ValueKind.String && this.#mayBeRepaired) || this.#mayBecomeItem(plans, kind, depth)) return false;
     // A value whose kind no type here allows: certain from its first character.
     const messages = plans.kindMessages[kind];
     if (messages !== undefined) for (const message of messages) this.#sink.add(at.pointer(), message);
     return plans.wantsValue[kind]!;
+  }
+
+  /** Whether repair is on and may wrap a value of `kind` at `depth` in an array (the root only if its schema may accept one). */
+  #mayBecomeItem(plans: PlanSet, kind: ValueKind, depth: number): boolean {
+    if (!this.#mayBeRepaired || (depth === 0 && !this.#plans.rootMayAcceptArray)) return false;
+    return plans.mayBecomeItem(kind);
   }
 
   complete(plans: PlanSet, value: unknown, at: PointerSource): void {
@@ -102,7 +134,7 @@ export const CHECKER_LAYOUT_KEEPER: IncrementalJsonParser<PlanSet> = keepLayouts
     new PrefixChecker(
       new SchemaPlans({ type: "object", properties: { k: { type: "string", enum: ["plain"] }, n: { type: "array", items: { type: "integer" } } }, additionalProperties: { type: "object" } }),
       { full: false, add: () => undefined, replaceAll: () => undefined },
-      { nullsMayBeDropped: false, stringsMayBeRepaired: false },
+      { nullsMayBeDropped: false, mayBeRepaired: false },
     ),
   ),
 );

@@ -1,4 +1,4 @@
-import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
+import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { ToolAbortedError, ToolArgumentsValidationError } from "../errors.js";
 import { describeOption } from "../options.js";
 import { type ModelNames, rememberModelNames } from "../text/model-names.js";
@@ -18,8 +18,10 @@ export interface StreamDispatchContext {
   /**
    * One call, whole, through `dispatchAll`'s own path (look-up and allow-list, the check,
    * policies, approvals, observers, the handler, the output check): its result, never a rejection.
+   * @param caller the signal its handler runs under, in place of the caller's: the stream's own,
+   * the same for each of its calls, aborted when the caller's signal aborts or the loop is left
    */
-  settle(call: ToolCallContent): Promise<ToolResult>;
+  settle(call: ToolCallContent, caller: AbortFanOut): Promise<ToolResult>;
 }
 
 /** The checked options of one `dispatchStream`. */
@@ -101,8 +103,9 @@ export async function* dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Ite
     }
   } finally {
     // Stopped early (the caller broke out of its loop, or a delta was malformed): let the SDK close
-    // its request, without waiting for a read that may never come.
+    // its request, without waiting for a read that may never come, and stop the calls.
     if (open) closeQuietly(iterator);
+    run.close();
   }
   // A stream stopped by an abort stopped on purpose; any other failure of the stream is the caller's to know.
   if (failure !== undefined && !run.stoppedOnPurpose) throw failure.error;
@@ -123,10 +126,31 @@ class StreamRun {
   #open = true;
   /** The results of calls refused at their start, not yet in the mailbox. */
   #refusals: Array<Promise<void>> = [];
+  /** Aborts the handlers that run when the loop is left (one controller per stream, made when a call first runs). */
+  #stop: AbortController | undefined;
+  /** The signal every call's handler runs under: the stream's own, told of the caller's abort. */
+  #caller: AbortFanOut | undefined;
+  /** Lets go of the caller's signal. */
+  #unsubscribe: (() => void) | undefined;
+  /** Whether the loop was left: no call starts any more. */
+  #closed = false;
 
   constructor(context: StreamDispatchContext, settings: StreamDispatchSettings) {
     this.#context = context;
     this.#settings = settings;
+  }
+
+  /**
+   * The loop is over, whether every call settled or the caller left it early: calls waiting for a
+   * place never start, and the handlers still running have their signal aborted.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#ready.length = 0;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    if (this.#running > 0) this.#stop?.abort(new DOMException("the loop over dispatchStream's events was left before the call settled", "AbortError"));
   }
 
   /** Resolves once every call refused at its start has its result in the mailbox. */
@@ -245,15 +269,9 @@ class StreamRun {
       // A certain problem: the call does not run. Its answer is the final check's (every issue), or,
       // for arguments an abort cut short, the certain issues: those, not the cut, are what is wrong.
       // (A later repeated key can hide them from JSON.parse: they stand all the same.)
-      let error: unknown = new ToolArgumentsValidationError(call.shownName, call.invalid);
-      if (!stopped || call.reader!.complete) {
-        try {
-          call.reader!.prepare();
-        } catch (thrown) {
-          error = thrown;
-        }
-      }
-      this.#fail(call, error, events);
+      // Never repaired: `onRepair` is told only of calls that run.
+      const refusal = !stopped || call.reader!.complete ? call.reader!.refusal() : undefined;
+      this.#fail(call, refusal ?? new ToolArgumentsValidationError(call.shownName, call.invalid), events);
       return;
     }
     call.finished = true;
@@ -267,9 +285,9 @@ class StreamRun {
     events.push(this.#resultEvent(call, toFailure(call.toolCallId, call.shownName, error, call.names)));
   }
 
-  /** Starts ready calls while fewer than `concurrency` run. */
+  /** Starts ready calls while fewer than `concurrency` run, until the loop is left. */
   #startReady(): void {
-    while (this.#running < this.#settings.concurrency && this.#ready.length > 0) {
+    while (!this.#closed && this.#running < this.#settings.concurrency && this.#ready.length > 0) {
       const call = this.#ready.shift()!;
       this.#running++;
       this.#dispatch(call).then((result) => {
@@ -285,7 +303,17 @@ class StreamRun {
     const content: ToolCallContent = { type: "tool_call", id: call.toolCallId, name: call.shownName, arguments: call.reader?.dispatchArguments() ?? "" };
     // Text for the model names tools as the model knows them.
     if (call.names !== undefined) rememberModelNames(content, call.names);
-    return this.#context.settle(content).then(undefined, (error: unknown) => toFailure(call.toolCallId, call.shownName, error, call.names));
+    return this.#context.settle(content, this.#callerSignal()).then(undefined, (error: unknown) => toFailure(call.toolCallId, call.shownName, error, call.names));
+  }
+
+  /** The stream's own signal, made when a call first runs: the caller's abort passes to it. */
+  #callerSignal(): AbortFanOut {
+    if (this.#caller !== undefined) return this.#caller;
+    const stop = (this.#stop = new AbortController());
+    const caller = this.#settings.caller;
+    if (caller?.signal.aborted) stop.abort(caller.signal.reason);
+    else if (caller !== undefined) this.#unsubscribe = caller.subscribe(() => stop.abort(caller.signal.reason));
+    return (this.#caller = new AbortFanOut(stop.signal));
   }
 
   /** A call's result, after the `tool-call-invalid` its final check's refusal makes. */
