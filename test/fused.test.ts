@@ -148,6 +148,17 @@ describe("the fused copy-and-check", () => {
     expect(fusedPath(schema, { list: [], run: () => 1 })).toEqual(plainPath(schema, { list: [], run: () => 1 }));
   });
 
+  it("copies the properties in the caller's order, declared or not, and a declared __proto__ as an own property", () => {
+    const schema = Type.Object({ a: Type.String(), b: Type.Integer(), ["__proto__"]: Type.Optional(Type.String()), ["0"]: Type.Optional(Type.Boolean()) });
+    const value = JSON.parse('{"z": 1, "b": 2, "__proto__": "p", "a": "x", "0": true}') as object;
+    const fused = fusedPath(schema, value) as { copy: Record<string, unknown>; valid: boolean };
+    expect(fused.valid).toBe(true);
+    expect(Object.keys(fused.copy)).toEqual(Object.keys(copyArguments(value)));
+    expect(Object.keys(fused.copy)).toEqual(["0", "z", "b", "__proto__", "a"]);
+    expect(Object.getPrototypeOf(fused.copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(fused.copy, "__proto__")?.value).toBe("p");
+  });
+
   it("is not made for a schema whose root it cannot check: the plain path stays", () => {
     expect(fusedSource({ anyOf: [{ type: "object" }, { type: "object", properties: { a: { type: "string" } } }] })).toBeUndefined();
     expect(fusedSource(Type.Object({ a: Type.String() }))).toBeDefined();
