@@ -35,7 +35,7 @@ type ScalarConditions = Readonly<Record<"string" | "number" | "boolean" | "null"
 type Kind = "any" | "object" | "array" | "scalar" | "opaque";
 
 const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
-const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"]);
+const OBJECT_KEYWORDS = new Set(["type", "properties", "patternProperties", "required", "additionalProperties", "minProperties", "maxProperties"]);
 const ARRAY_KEYWORDS = new Set(["type", "items", "minItems", "maxItems"]);
 const SCALAR_KEYWORDS = new Set([
   "type",
@@ -105,6 +105,7 @@ class Generator {
     const { properties, required, additionalProperties } = node;
     if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return false;
     if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) return false;
+    if (node.patternProperties !== undefined && propertyPattern(node) === undefined) return false;
     return additionalProperties === undefined || typeof additionalProperties === "boolean" || (typeof additionalProperties === "object" && additionalProperties !== null);
   }
 
@@ -129,6 +130,7 @@ class Generator {
       const properties = (schema.properties ?? {}) as Schema;
       const required = new Set((schema.required ?? []) as string[]);
       const names = Object.keys(properties);
+      const pattern = propertyPattern(schema);
       const lines: string[] = [];
       lines.push(`function ${name}(value, depth, parent, state) {`);
       lines.push(...enterLines("object"));
@@ -142,9 +144,11 @@ class Generator {
         lines.push(`      case ${JSON.stringify(property)}: {`, `        const v = ${propertyRead(property)};`);
         if (seen[index] !== undefined) lines.push(`        ${seen[index]} = true;`);
         lines.push(...this.#itemLines(properties[property], "key", required.has(property), "        "));
+        // A declared property its pattern matches too must match both schemas: the full check decides.
+        if (pattern?.tester.test(property)) lines.push(`        state.unchecked = true;`);
         lines.push(`        ${propertyStore(property)}`, `        break;`, `      }`);
       });
-      lines.push(`      default: {`, `        const v = value[key];`, ...this.#additionalLines(schema.additionalProperties, "        "));
+      lines.push(`      default: {`, `        const v = value[key];`, ...this.#undeclaredLines(schema, "        "));
       lines.push(`        if (key === "__proto__") H.defineOwn(copy, key, item); else copy[key] = item;`, `      }`);
       lines.push(`    }`, `  }`);
       seen.forEach((flag) => {
@@ -300,6 +304,20 @@ class Generator {
     return lines.map((line) => indent + line);
   }
 
+  /** The statements that copy and check a property `properties` does not declare: by its pattern's schema when it matches, else as an additional one. */
+  #undeclaredLines(schema: Schema, indent: string): string[] {
+    const pattern = propertyPattern(schema);
+    const additional = this.#additionalLines(schema.additionalProperties, indent + "  ");
+    if (pattern === undefined) return additional.map((line) => line.slice(2));
+    return [
+      `${indent}if (${this.#external(pattern.tester)}.test(key)) {`,
+      ...this.#itemLines(pattern.schema, "key", true, indent + "  "),
+      `${indent}} else {`,
+      ...additional,
+      `${indent}}`,
+    ];
+  }
+
   #additionalLines(additional: unknown, indent: string): string[] {
     if (additional === false) {
       // Not a declared property: refused, and still copied, for the explanation.
@@ -308,6 +326,22 @@ class Generator {
     // An additional property present as undefined is checked (TypeBox treats only declared optional ones as absent).
     return this.#itemLines(additional === undefined ? true : additional, "key", true, indent);
   }
+}
+
+/**
+ * The one pattern of an object schema's `patternProperties` and its schema, with the tester
+ * TypeBox's own check uses for it (the native `RegExp`, `u` flag); `undefined` when there is no
+ * such keyword, or it holds more than one pattern, or one that does not run natively (such
+ * objects are not checked by the generated code).
+ */
+function propertyPattern(schema: Schema): { readonly tester: RegExp; readonly schema: unknown } | undefined {
+  const patterns = schema.patternProperties;
+  if (typeof patterns !== "object" || patterns === null || Array.isArray(patterns)) return undefined;
+  const entries = Object.entries(patterns);
+  if (entries.length !== 1) return undefined;
+  const [source, subschema] = entries[0]!;
+  const compiled = compilePattern(source);
+  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { tester: compiled.tester, schema: subschema } : undefined;
 }
 
 /**
