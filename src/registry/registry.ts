@@ -331,7 +331,7 @@ export class ToolRegistry {
       if (this.#observers.length > 0) return this.#settle(call, run, undefined).then(resultValue);
       prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
-      return Promise.reject(error);
+      return subscribedRejection(error);
     }
     const timeoutMs = this.#timeoutOf(prepared.tool);
     const approval = run.approvalOf?.(prepared.toolCallId);
@@ -585,6 +585,18 @@ function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: R
     data: options.data,
     allowed: allowTest(options.allow),
   };
+}
+
+/**
+ * A promise that rejects with `error` one microtask from now, once a caller that awaits it (or
+ * attaches a handler at once) has subscribed. A promise rejected before anyone handles it is one
+ * Node must track as possibly unhandled: an entry in a WeakMap, and a reference it holds until the
+ * microtask queue drains, which a loop of refused calls awaited one after another keeps from
+ * happening (each refusal's error stays alive, and collections slow down). A rejection nobody
+ * handles is still reported as unhandled, a microtask later.
+ */
+function subscribedRejection(error: unknown): Promise<never> {
+  return new Promise((_resolve, reject) => queueMicrotask(() => reject(error)));
 }
 
 /** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
