@@ -273,10 +273,13 @@ class Generator {
    */
   #itemLines(schema: unknown, segment: string, required: boolean, indent: string): string[] {
     const kind = this.kindOf(schema);
-    const child = `depth + 1, ${segment}, (link ??= { original: value, copy, parent })`;
+    const link = `(link ??= { original: value, copy, parent })`;
+    const child = `depth + 1, ${segment}, ${link}`;
+    // A typed child is copied by its own function, called directly (one call site per function, which the engine can inline).
+    const typedCopy = (name: string): string => `try { item = ${name}(v, depth + 1, ${link}, state); } catch (error) { throw H.namingSegment(error, ${segment}); }`;
     const objectCopy = (() => {
-      if (kind === "object") return `item = H.nested(${this.objectFunction(schema as Schema)}, v, ${child}, state);`;
-      if (kind === "array") return `item = H.nested(${this.arrayFunction(schema as Schema)}, v, ${child}, state);`;
+      if (kind === "object") return typedCopy(this.objectFunction(schema as Schema));
+      if (kind === "array") return typedCopy(this.arrayFunction(schema as Schema));
       const generic = `item = H.copyNested(v, ${child});`;
       if (kind === "any") return generic;
       if (kind === "scalar") return scalarTypesOf(schema as Schema) === undefined ? `state.unchecked = true; ${generic}` : `state.invalid = true; ${generic}`;
