@@ -595,8 +595,13 @@ function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: R
  * nobody handles is still reported as unhandled, a microtask later.
  */
 function subscribedRejection(error: unknown): Promise<never> {
-  return new Promise((_resolve, reject) => queueMicrotask(() => reject(error)));
+  // A reaction to a settled promise, rather than queueMicrotask, which makes an async resource per call.
+  return new Promise((_resolve, reject) => {
+    void SETTLED.then(() => reject(error));
+  });
 }
+
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
 function outcomeValue(outcome: Outcome): unknown {
