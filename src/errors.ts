@@ -88,6 +88,12 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   }
 }
 
+/**
+ * A refusal kept for the life of the module, so that the layout of the error (and the code that
+ * makes one) outlives a full garbage collection with no refusal left: see `WALK_LAYOUT_KEEPER`.
+ */
+export const REFUSAL_LAYOUT_KEEPER: ToolArgumentsValidationError = new ToolArgumentsValidationError("layout", []);
+
 /** A tool call names a tool that is not registered. */
 export class UnknownToolError extends ToolRegistryError {
   override readonly name = "UnknownToolError";

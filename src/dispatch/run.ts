@@ -1,6 +1,6 @@
 import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../errors.js";
 import type { ToolContext } from "../types.js";
-import type { AbortFanOut } from "./abort-fan-out.js";
+import { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import type { PreparedCall } from "./prepare.js";
 
@@ -310,3 +310,22 @@ const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({
   enumerable: true,
   configurable: true,
 });
+
+/**
+ * V8 drops a class's object layouts once no instance of it is left, and with them the optimized
+ * code built on them (see `keepLayouts` in the streaming parser): after a full garbage collection
+ * with no guarded call running, the next calls with a signal or a time limit would run
+ * unoptimized for thousands of calls. A stop under a caller's fan-out, its signal made and its
+ * subscription released, and its contexts (with and without `data`), kept for the life of the
+ * module, keep those layouts.
+ */
+export const GUARDED_CALL_LAYOUT_KEEPERS: readonly object[] = (() => {
+  const caller = new AbortFanOut(NEVER_ABORTED_SIGNAL);
+  const stop = new CallStop(caller);
+  const context = stop.context("", "layout", undefined);
+  const withData = stop.context("", "layout", "data");
+  stop.onCallerAbort(() => undefined);
+  void context.signal;
+  stop.release();
+  return [caller, stop, context, withData];
+})();

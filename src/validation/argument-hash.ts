@@ -145,3 +145,6 @@ class Hasher {
     this.#h2 = Math.imul(this.#h2 ^ word, 1597334677);
   }
 }
+
+/** A hasher kept for the life of the module, so that its layout (and the code built on it) outlives a full garbage collection: see `WALK_LAYOUT_KEEPER`. */
+export const HASHER_LAYOUT_KEEPER: object = new Hasher(0);
