@@ -327,7 +327,9 @@ const MAX_LISTED_TOOLS = 20;
 
 /** `Invalid arguments for tool "<name>":` and one `  - <issue>` line per issue. */
 export function validationMessage(toolName: string, issues: readonly string[]): string {
-  return [`Invalid arguments for tool ${describeName(toolName)}:`, ...issues.map((issue) => `  - ${issue}`)].join("\n");
+  let message = `Invalid arguments for tool ${describeName(toolName)}:`;
+  for (const issue of issues) message += `\n  - ${issue}`;
+  return message;
 }
 
 /** `Unknown tool "<name>".` and close names, or else the available ones. */
