@@ -88,6 +88,12 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   }
 }
 
+/**
+ * A refusal kept for the life of the module, so that the layout of the error (and the code that
+ * makes one) outlives a full garbage collection with no refusal left: see `WALK_LAYOUT_KEEPER`.
+ */
+export const REFUSAL_LAYOUT_KEEPER: ToolArgumentsValidationError = new ToolArgumentsValidationError("layout", []);
+
 /** A tool call names a tool that is not registered. */
 export class UnknownToolError extends ToolRegistryError {
   override readonly name = "UnknownToolError";
@@ -321,7 +327,9 @@ const MAX_LISTED_TOOLS = 20;
 
 /** `Invalid arguments for tool "<name>":` and one `  - <issue>` line per issue. */
 export function validationMessage(toolName: string, issues: readonly string[]): string {
-  return [`Invalid arguments for tool ${describeName(toolName)}:`, ...issues.map((issue) => `  - ${issue}`)].join("\n");
+  let message = `Invalid arguments for tool ${describeName(toolName)}:`;
+  for (const issue of issues) message += `\n  - ${issue}`;
+  return message;
 }
 
 /** `Unknown tool "<name>".` and close names, or else the available ones. */

@@ -65,6 +65,7 @@ const scalarSchema = fc.oneof(
   // What the generated code leaves to the compiled check.
   fc.constant({ type: "array", items: { type: "integer" }, uniqueItems: true }),
   fc.constant({ not: { type: "string" } }),
+  fc.constant({ type: "object", patternProperties: { "^[ab]$": { type: "string" }, "^\\w+$": { type: "integer" } } }),
   fc.constant({}),
 );
 const schemaArbitrary = fc.letrec<{ node: unknown; object: Record<string, unknown> }>((tie) => ({
@@ -73,6 +74,8 @@ const schemaArbitrary = fc.letrec<{ node: unknown; object: Record<string, unknow
     {
       type: fc.constant("object"),
       properties: fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__", "toString"), tie("node"), { maxKeys: 3 }),
+      // One pattern, as `Type.Record` makes it ("^.*$", which a line break stops).
+      patternProperties: fc.dictionary(fc.constantFrom("^.*$", "^[ab]$", "^c", "^to", "^\\w+$"), tie("node"), { minKeys: 1, maxKeys: 1 }),
       required: fc.uniqueArray(fc.constantFrom("a", "b", "c", "d", "__proto__"), { maxLength: 3 }),
       additionalProperties: fc.oneof(fc.boolean(), tie("node")),
       minProperties: fc.nat(2),
@@ -94,7 +97,7 @@ const valueArbitrary = fc.letrec<{ value: unknown }>((tie) => ({
 })).value;
 
 /** An arguments object: from JSON-like data, with `__proto__` keys kept as own properties as JSON.parse keeps them. */
-const argumentsArbitrary = fc.dictionary(fc.constantFrom("a", "b", "c", "d", "__proto__", "toString"), valueArbitrary, { maxKeys: 5 }).map((record) => {
+const argumentsArbitrary = fc.dictionary(fc.constantFrom("a", "b", "c", "d", "__proto__", "toString", "line\nbreak"), valueArbitrary, { maxKeys: 5 }).map((record) => {
   const value: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record)) Object.defineProperty(value, key, { value: item, enumerable: true, writable: true, configurable: true });
   return value;
@@ -146,6 +149,17 @@ describe("the fused copy-and-check", () => {
     const schema = Type.Object({ list: Type.Array(Type.Number()), run: Type.Optional(Type.Unknown()) });
     expect(fusedPath(schema, { list: [1, , 3] })).toEqual({ refused: "/list/1: arrays must not have holes" });
     expect(fusedPath(schema, { list: [], run: () => 1 })).toEqual(plainPath(schema, { list: [], run: () => 1 }));
+  });
+
+  it("copies the properties in the caller's order, declared or not, and a declared __proto__ as an own property", () => {
+    const schema = Type.Object({ a: Type.String(), b: Type.Integer(), ["__proto__"]: Type.Optional(Type.String()), ["0"]: Type.Optional(Type.Boolean()) });
+    const value = JSON.parse('{"z": 1, "b": 2, "__proto__": "p", "a": "x", "0": true}') as object;
+    const fused = fusedPath(schema, value) as { copy: Record<string, unknown>; valid: boolean };
+    expect(fused.valid).toBe(true);
+    expect(Object.keys(fused.copy)).toEqual(Object.keys(copyArguments(value)));
+    expect(Object.keys(fused.copy)).toEqual(["0", "z", "b", "__proto__", "a"]);
+    expect(Object.getPrototypeOf(fused.copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(fused.copy, "__proto__")?.value).toBe("p");
   });
 
   it("is not made for a schema whose root it cannot check: the plain path stays", () => {

@@ -346,6 +346,27 @@ describe("timeouts and aborts", () => {
     expect(seenSignal?.aborted).toBe(true);
   });
 
+  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread, and nothing else", async () => {
+    const controller = new AbortController();
+    const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => ({
+      keys: Reflect.ownKeys(context),
+      prototype: Object.getPrototypeOf(context) === Object.prototype,
+      descriptor: Object.getOwnPropertyDescriptor(context, "signal"),
+      spread: { ...context },
+      inherited: (Object.create(context) as { signal: AbortSignal }).signal === context.signal,
+      json: JSON.parse(JSON.stringify({ ...context, signal: undefined })) as unknown,
+    }));
+    for (const options of [undefined, { signal: controller.signal }]) {
+      const seen = (await registry.dispatch(toolCall("read", { path: "a" }, "c1"), options)) as Record<string, unknown>;
+      expect(seen.keys).toEqual(["toolCallId", "toolName", "signal"]);
+      expect(seen.prototype).toBe(true);
+      expect(seen.descriptor).toMatchObject({ enumerable: true, configurable: true, get: expect.any(Function) });
+      expect(seen.spread).toEqual({ toolCallId: "c1", toolName: "read", signal: expect.any(AbortSignal) });
+      expect(seen.inherited).toBe(true);
+      expect(seen.json).toEqual({ toolCallId: "c1", toolName: "read" });
+    }
+  });
+
   it("lets a tool override the registry's timeout", async () => {
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, () => new Promise(() => {}), { timeoutMs: 10 });
     expect(await rejectionOf(registry.dispatch(toolCall("read", { path: "a" })))).toBeInstanceOf(ToolTimeoutError);

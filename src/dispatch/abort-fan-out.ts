@@ -4,20 +4,23 @@
  * pile up there (Node warns past ten). Subscribers are kept in a plain Set and told in turn.
  */
 export class AbortFanOut {
-  readonly #subscribers = new Set<() => void>();
-  readonly #onAbort = (): void => {
-    for (const subscriber of [...this.#subscribers]) subscriber();
-  };
+  // Made by the first subscription: most calls settle without one, and a dispatch pays nothing for it.
+  #subscribers: Set<() => void> | undefined;
+  #onAbort: (() => void) | undefined;
 
   constructor(readonly signal: AbortSignal) {}
 
   /** Calls `onAbort` when the signal aborts; returns the unsubscribe. The signal holds a listener only while someone subscribes. */
   subscribe(onAbort: () => void): () => void {
-    if (this.#subscribers.size === 0) this.signal.addEventListener("abort", this.#onAbort, { once: true });
-    this.#subscribers.add(onAbort);
+    const subscribers = (this.#subscribers ??= new Set());
+    const listener = (this.#onAbort ??= () => {
+      for (const subscriber of [...subscribers]) subscriber();
+    });
+    if (subscribers.size === 0) this.signal.addEventListener("abort", listener, { once: true });
+    subscribers.add(onAbort);
     return () => {
-      this.#subscribers.delete(onAbort);
-      if (this.#subscribers.size === 0) this.signal.removeEventListener("abort", this.#onAbort);
+      subscribers.delete(onAbort);
+      if (subscribers.size === 0) this.signal.removeEventListener("abort", listener);
     };
   }
 }

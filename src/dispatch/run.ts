@@ -1,6 +1,6 @@
 import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../errors.js";
 import type { ToolContext } from "../types.js";
-import type { AbortFanOut } from "./abort-fan-out.js";
+import { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
 import type { PreparedCall } from "./prepare.js";
 
@@ -208,18 +208,23 @@ class CallStop {
 
   constructor(readonly caller: AbortFanOut | undefined) {}
 
-  /** The handler's context, its `signal` made on first read. */
+  /**
+   * The handler's context: a plain object whose own `signal` accessor makes the signal on first
+   * read. The accessor is one function shared by every context, which finds this stop through a
+   * private link; a getter made per call would give each context a shape of its own, which costs
+   * the engine about a microsecond a call.
+   */
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
-    const stop = this;
-    const context: ToolContext = {
-      toolCallId,
-      toolName,
-      get signal(): AbortSignal {
-        return stop.#signal();
-      },
-    };
+    const context = { toolCallId, toolName } as ToolContext;
+    Object.defineProperty(context, "signal", SIGNAL_PROPERTY);
+    new StopLink(context, this);
     if (data !== undefined) context.data = data;
     return context;
+  }
+
+  /** The handler's signal, made now if it was not yet: see {@link CallStop.context}. */
+  signal(): AbortSignal {
+    return this.#signal();
   }
 
   /** Calls `listener` with the reason when the caller's signal aborts, until released. */
@@ -265,3 +270,62 @@ class CallStop {
     });
   }
 }
+
+/** Returns the object it is given, so that {@link StopLink} can add its private field to a plain object. */
+class ReturnsTarget {
+  constructor(target: object) {
+    return target;
+  }
+}
+
+/**
+ * The link from a guarded call's context to its {@link CallStop}: a private field added to the plain
+ * context object. Like a `WeakMap` entry it cannot be seen (not by `Object.keys`, spread, JSON or
+ * `Reflect.ownKeys`), and it costs a fraction of one to set.
+ */
+class StopLink extends ReturnsTarget {
+  readonly #stop: CallStop;
+
+  constructor(context: object, stop: CallStop) {
+    super(context);
+    this.#stop = stop;
+  }
+
+  /** The stop linked to `object` or to the nearest object it inherits from (a context passed to `Object.create`), if any. */
+  static stopOf(object: unknown): CallStop | undefined {
+    for (let current = object; typeof current === "object" && current !== null; current = Object.getPrototypeOf(current) as unknown) {
+      if (#stop in current) return (current as StopLink).#stop;
+    }
+    return undefined;
+  }
+}
+
+/** The `signal` accessor of every guarded call's context, enumerable and configurable as an object literal's getter is. */
+const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({
+  get(this: unknown): AbortSignal {
+    const stop = StopLink.stopOf(this);
+    if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context");
+    return stop.signal();
+  },
+  enumerable: true,
+  configurable: true,
+});
+
+/**
+ * V8 drops a class's object layouts once no instance of it is left, and with them the optimized
+ * code built on them (see `keepLayouts` in the streaming parser): after a full garbage collection
+ * with no guarded call running, the next calls with a signal or a time limit would run
+ * unoptimized for thousands of calls. A stop under a caller's fan-out, its signal made and its
+ * subscription released, and its contexts (with and without `data`), kept for the life of the
+ * module, keep those layouts.
+ */
+export const GUARDED_CALL_LAYOUT_KEEPERS: readonly object[] = (() => {
+  const caller = new AbortFanOut(NEVER_ABORTED_SIGNAL);
+  const stop = new CallStop(caller);
+  const context = stop.context("", "layout", undefined);
+  const withData = stop.context("", "layout", "data");
+  stop.onCallerAbort(() => undefined);
+  void context.signal;
+  stop.release();
+  return [caller, stop, context, withData];
+})();

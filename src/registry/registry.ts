@@ -334,7 +334,7 @@ export class ToolRegistry {
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settle(call, run, undefined).then(resultValue);
       prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
-      return Promise.reject(error);
+      return subscribedRejection(error);
     }
     const timeoutMs = this.#timeoutOf(prepared.tool);
     const approval = run.approvalOf?.(prepared.toolCallId);
@@ -626,6 +626,22 @@ function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: R
     allowed: allowTest(options.allow),
   };
 }
+
+/**
+ * A promise that rejects with `error` one microtask from now, once a caller that awaits it (or
+ * attaches a handler at once) has subscribed. A promise rejected before anyone handles it is one
+ * Node must track as possibly unhandled, and then untrack when the handler comes (a WeakMap entry
+ * and its bookkeeping, about half a microsecond: more than checking a small call). A rejection
+ * nobody handles is still reported as unhandled, a microtask later.
+ */
+function subscribedRejection(error: unknown): Promise<never> {
+  // A reaction to a settled promise, rather than queueMicrotask, which makes an async resource per call.
+  return new Promise((_resolve, reject) => {
+    void SETTLED.then(() => reject(error));
+  });
+}
+
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** What `dispatch` resolves to for a governed call's outcome, or rejects with. */
 function outcomeValue(outcome: Outcome): unknown {

@@ -32,11 +32,13 @@ export const escapePointerSegment = escapeSegment;
  */
 export function issueLines(issues: readonly Issue[]): string[] {
   const lines: string[] = [];
-  const seen = new Set<string>();
+  // An explanation gives at most MAX_ISSUES + 1 issues: a look along the lines finds a duplicate
+  // sooner than a Set is made. A longer list (none is, today) takes the Set.
+  const seen = issues.length > MAX_ISSUES + 1 ? new Set<string>() : undefined;
   for (const issue of issues) {
     const line = `${displayPointer(issue.pointer)}: ${issue.message}`;
-    if (seen.has(line)) continue;
-    seen.add(line);
+    if (seen === undefined ? lines.includes(line) : seen.has(line)) continue;
+    seen?.add(line);
     lines.push(line);
   }
   const kept: string[] = [];

@@ -89,12 +89,17 @@ function hashValue(hasher: Hasher, value: unknown, depth: number, nodes: { left:
   }
 }
 
+/**
+ * The bytes of a number as two 32-bit words, shared by every hasher: each reads them back at once,
+ * and a pair of typed arrays per hash would cost more than hashing a small value.
+ */
+const FLOAT = new Float64Array(1);
+const FLOAT_WORDS = new Uint32Array(FLOAT.buffer);
+
 /** A 53-bit hash of a stream of tokens (cyrb53's mixing: two 32-bit lanes, finalised together). */
 class Hasher {
   #h1: number;
   #h2: number;
-  readonly #float = new Float64Array(1);
-  readonly #words = new Uint32Array(this.#float.buffer);
 
   /** @param seed tells kinds of fingerprint apart: a text's hash never equals an object's by construction of its input */
   constructor(seed: number) {
@@ -107,9 +112,9 @@ class Hasher {
   }
 
   number(value: number): void {
-    this.#float[0] = value;
-    this.#mix(this.#words[0]!);
-    this.#mix(this.#words[1]!);
+    FLOAT[0] = value;
+    this.#mix(FLOAT_WORDS[0]!);
+    this.#mix(FLOAT_WORDS[1]!);
   }
 
   /** The characters of `text` from `start` to `end`, every `stride`-th. */
@@ -140,3 +145,6 @@ class Hasher {
     this.#h2 = Math.imul(this.#h2 ^ word, 1597334677);
   }
 }
+
+/** A hasher kept for the life of the module, so that its layout (and the code built on it) outlives a full garbage collection: see `WALK_LAYOUT_KEEPER`. */
+export const HASHER_LAYOUT_KEEPER: object = new Hasher(0);

@@ -101,6 +101,14 @@ class Walk {
 }
 
 /**
+ * A walk and its budget kept for the life of the module: V8 drops a class's object layouts once no
+ * instance of it is left, and with them the optimized code built on them (see `keepLayouts` in the
+ * streaming parser), so that the first refusals after a full garbage collection would be explained
+ * by unoptimized code.
+ */
+export const WALK_LAYOUT_KEEPER: object = new Walk(1, new StepBudget(0, undefined));
+
+/**
  * Finds why a value fails a JSON Schema, at a cost bounded by the value's size: one walk down
  * the schema and the value together, in schema order, that stops once it holds `maxIssues`
  * issues or has spent its step budget (a few steps per node of the value). It never asks

@@ -40,6 +40,12 @@ function nested(
   }
 }
 
+/** `error`, to throw again, with `segment` added to its path when it is a hole found below a child (as the plain copy names it). */
+function namingSegment(error: unknown, segment: string | number): unknown {
+  if (error instanceof HoleFound) error.segments.push(String(segment));
+  return error;
+}
+
 /**
  * The functions the generated fused code calls: the plain copy's own steps (so that the copy is
  * the same, step for step), and the checks it cannot write inline. Modules written by
@@ -57,6 +63,8 @@ export const FUSED_HELPERS = Object.freeze({
   holeAt,
   isMultipleOf,
   maxFastArrayLength: MAX_FAST_ARRAY_LENGTH,
+  namingSegment,
+  // Called by the fused code of earlier versions, which modules written by precompileValidators may hold.
   nested,
   recoverFastCopy,
 });

@@ -30,10 +30,12 @@ export interface FusedSource {
 }
 
 type Schema = Readonly<Record<string, unknown>>;
+/** What a value of each JSON type must satisfy to match a scalar schema: an expression of `v`. */
+type ScalarConditions = Readonly<Record<"string" | "number" | "boolean" | "null", string>>;
 type Kind = "any" | "object" | "array" | "scalar" | "opaque";
 
 const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
-const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"]);
+const OBJECT_KEYWORDS = new Set(["type", "properties", "patternProperties", "required", "additionalProperties", "minProperties", "maxProperties"]);
 const ARRAY_KEYWORDS = new Set(["type", "items", "minItems", "maxItems"]);
 const SCALAR_KEYWORDS = new Set([
   "type",
@@ -81,6 +83,7 @@ class Generator {
   readonly functions: string[] = [];
   readonly externals: unknown[] = [];
   readonly #names = new Map<object, string>();
+  readonly #conditions = new Map<object, ScalarConditions>();
 
   /** What the generated code can do with values at `schema`. */
   kindOf(schema: unknown): Kind {
@@ -102,6 +105,7 @@ class Generator {
     const { properties, required, additionalProperties } = node;
     if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return false;
     if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) return false;
+    if (node.patternProperties !== undefined && propertyPattern(node) === undefined) return false;
     return additionalProperties === undefined || typeof additionalProperties === "boolean" || (typeof additionalProperties === "object" && additionalProperties !== null);
   }
 
@@ -126,6 +130,7 @@ class Generator {
       const properties = (schema.properties ?? {}) as Schema;
       const required = new Set((schema.required ?? []) as string[]);
       const names = Object.keys(properties);
+      const pattern = propertyPattern(schema);
       const lines: string[] = [];
       lines.push(`function ${name}(value, depth, parent, state) {`);
       lines.push(...enterLines("object"));
@@ -133,14 +138,19 @@ class Generator {
       lines.push(`  const copy = {};`, `  const keys = Object.keys(value);`, `  let link;`);
       const seen = names.map((property, index) => (required.has(property) ? `seen${index}` : undefined));
       for (const flag of seen) if (flag !== undefined) lines.push(`  let ${flag} = false;`);
-      lines.push(`  for (let i = 0; i < keys.length; i++) {`, `    const key = keys[i];`, `    const v = value[key];`, `    let item;`, `    switch (key) {`);
+      // Each property is read once, where its key is known: a declared one by its literal name.
+      lines.push(`  for (let i = 0; i < keys.length; i++) {`, `    const key = keys[i];`, `    let item;`, `    switch (key) {`);
       names.forEach((property, index) => {
-        lines.push(`      case ${JSON.stringify(property)}:`);
+        lines.push(`      case ${JSON.stringify(property)}: {`, `        const v = ${propertyRead(property)};`);
         if (seen[index] !== undefined) lines.push(`        ${seen[index]} = true;`);
-        lines.push(...this.#itemLines(properties[property], "key", required.has(property), "        "), `        break;`);
+        lines.push(...this.#itemLines(properties[property], "key", required.has(property), "        "));
+        // A declared property its pattern matches too must match both schemas: the full check decides.
+        if (pattern?.tester.test(property)) lines.push(`        state.unchecked = true;`);
+        lines.push(`        ${propertyStore(property)}`, `        break;`, `      }`);
       });
-      lines.push(`      default:`, ...this.#additionalLines(schema.additionalProperties, "        "));
-      lines.push(`    }`, `    if (key === "__proto__") H.defineOwn(copy, key, item); else copy[key] = item;`, `  }`);
+      lines.push(`      default: {`, `        const v = value[key];`, ...this.#undeclaredLines(schema, "        "));
+      lines.push(`        if (key === "__proto__") H.defineOwn(copy, key, item); else copy[key] = item;`, `      }`);
+      lines.push(`    }`, `  }`);
       seen.forEach((flag) => {
         if (flag !== undefined) lines.push(`  if (!${flag}) state.invalid = true;`);
       });
@@ -176,45 +186,84 @@ class Generator {
   /** A function `(v)` telling whether a string, number, boolean or null matches a scalar schema. */
   scalarFunction(node: Schema): string {
     return this.#named(node, "s", (name) => {
-      const schema = scalarView(node);
-      const types = scalarTypesOf(schema) as readonly string[] | undefined;
-      const allows = (type: string): boolean => types === undefined || types.includes(type);
-      const shared: string[] = [];
-      if (Array.isArray(schema.enum)) shared.push(`${this.#external(jsonMembership(schema.enum))}(v)`);
-      if (Object.hasOwn(schema, "const")) {
-        shared.push(typeof schema.const === "object" && schema.const !== null ? `${this.#external(jsonMembership([schema.const]))}(v)` : `v === ${this.#external(schema.const)}`);
-      }
-      const strings = [...shared];
-      if (typeof schema.minLength === "number" || typeof schema.maxLength === "number") {
-        strings.unshift("(n = H.codePointCount(v), true)");
-        if (typeof schema.minLength === "number") strings.push(`n >= ${schema.minLength}`);
-        if (typeof schema.maxLength === "number") strings.push(`n <= ${schema.maxLength}`);
-      }
-      if (typeof schema.pattern === "string") {
-        const compiled = compilePattern(schema.pattern);
-        // A pattern with no safe tester is refused at register; here it would match nothing.
-        strings.push(compiled.ok ? `${this.#external(compiled.tester)}.test(v)` : "false");
-      }
-      if (typeof schema.format === "string" && Format.Has(schema.format)) strings.push(`${this.#external(Format.Get(schema.format))}(v)`);
-      const numbers = [...shared];
-      if (types !== undefined) numbers.unshift(allows("number") ? "Number.isFinite(v)" : "Number.isInteger(v)");
-      for (const [keyword, comparison] of [["minimum", ">="], ["maximum", "<="], ["exclusiveMinimum", ">"], ["exclusiveMaximum", "<"]] as const) {
-        if (typeof schema[keyword] === "number") numbers.push(`v ${comparison} ${this.#external(schema[keyword])}`);
-      }
-      if (typeof schema.multipleOf === "number") numbers.push(`H.isMultipleOf(v, ${this.#external(schema.multipleOf)})`);
-      const all = (conditions: readonly string[]): string => (conditions.length === 0 ? "true" : conditions.join(" && "));
+      const conditions = this.#scalarConditions(node);
       return [
         `function ${name}(v) {`,
         `  let n;`,
         `  switch (typeof v) {`,
-        `    case "string": return ${allows("string") ? all(strings) : "false"};`,
-        `    case "number": return ${allows("number") || allows("integer") ? all(numbers) : "false"};`,
-        `    case "boolean": return ${allows("boolean") ? all(shared) : "false"};`,
-        `    default: return ${allows("null") ? all(["v === null", ...shared]) : "false"};`,
+        `    case "string": return ${conditions.string};`,
+        `    case "number": return ${conditions.number};`,
+        `    case "boolean": return ${conditions.boolean};`,
+        `    default: return ${conditions.null};`,
         `  }`,
         `}`,
       ].join("\n");
     });
+  }
+
+  /**
+   * What a value of each JSON type must satisfy to match a scalar schema, as expressions of `v`
+   * (a string's may set `n`, declared by the code around it); `"false"` for a type it does not allow.
+   * Made once per schema, so that its externals are added once.
+   */
+  #scalarConditions(node: Schema): ScalarConditions {
+    let conditions = this.#conditions.get(node);
+    if (conditions !== undefined) return conditions;
+    const schema = scalarView(node);
+    const types = scalarTypesOf(schema) as readonly string[] | undefined;
+    const allows = (type: string): boolean => types === undefined || types.includes(type);
+    const shared: string[] = [];
+    if (Array.isArray(schema.enum)) shared.push(`${this.#external(jsonMembership(schema.enum))}(v)`);
+    if (Object.hasOwn(schema, "const")) {
+      shared.push(typeof schema.const === "object" && schema.const !== null ? `${this.#external(jsonMembership([schema.const]))}(v)` : `v === ${this.#external(schema.const)}`);
+    }
+    const strings = [...shared];
+    if (typeof schema.minLength === "number" || typeof schema.maxLength === "number") {
+      strings.unshift("(n = H.codePointCount(v), true)");
+      if (typeof schema.minLength === "number") strings.push(`n >= ${schema.minLength}`);
+      if (typeof schema.maxLength === "number") strings.push(`n <= ${schema.maxLength}`);
+    }
+    if (typeof schema.pattern === "string") {
+      const compiled = compilePattern(schema.pattern);
+      // A pattern with no safe tester is refused at register; here it would match nothing.
+      strings.push(compiled.ok ? `${this.#external(compiled.tester)}.test(v)` : "false");
+    }
+    if (typeof schema.format === "string" && Format.Has(schema.format)) strings.push(`${this.#external(Format.Get(schema.format))}(v)`);
+    const numbers = [...shared];
+    if (types !== undefined) numbers.unshift(allows("number") ? "Number.isFinite(v)" : "Number.isInteger(v)");
+    for (const [keyword, comparison] of [["minimum", ">="], ["maximum", "<="], ["exclusiveMinimum", ">"], ["exclusiveMaximum", "<"]] as const) {
+      if (typeof schema[keyword] === "number") numbers.push(`v ${comparison} ${this.#external(schema[keyword])}`);
+    }
+    if (typeof schema.multipleOf === "number") numbers.push(`H.isMultipleOf(v, ${this.#external(schema.multipleOf)})`);
+    const all = (parts: readonly string[]): string => (parts.length === 0 ? "true" : parts.join(" && "));
+    conditions = {
+      string: allows("string") ? all(strings) : "false",
+      number: allows("number") || allows("integer") ? all(numbers) : "false",
+      boolean: allows("boolean") ? all(shared) : "false",
+      null: allows("null") ? all(["v === null", ...shared]) : "false",
+    };
+    this.#conditions.set(node, conditions);
+    return conditions;
+  }
+
+  /**
+   * The statements that copy and check a string, number or boolean `v` that a scalar schema
+   * names the type of (`type: "string"`, say): checked inline, with no second test of its type.
+   * Empty when the schema names no such type (an `enum` alone, `type: "null"`).
+   */
+  #typedScalarLines(node: Schema): string[] {
+    const types = scalarTypesOf(scalarView(node));
+    if (types === undefined || types === "unreadable") return [];
+    const conditions = this.#scalarConditions(node);
+    const lines: string[] = [];
+    for (const type of ["string", "number", "boolean"] as const) {
+      const named = type === "number" ? types.includes("number") || types.includes("integer") : types.includes(type);
+      if (!named) continue;
+      // Only a string's condition uses `n` (its length in code points).
+      const check = conditions[type] === "true" ? "" : `${type === "string" ? " let n;" : ""} if (!(${conditions[type]})) state.invalid = true;`;
+      lines.push(`${lines.length === 0 ? "" : "else "}if (typeof v === "${type}") { item = v;${check} }`);
+    }
+    return lines;
   }
 
   /**
@@ -224,10 +273,13 @@ class Generator {
    */
   #itemLines(schema: unknown, segment: string, required: boolean, indent: string): string[] {
     const kind = this.kindOf(schema);
-    const child = `depth + 1, ${segment}, (link ??= { original: value, copy, parent })`;
+    const link = `(link ??= { original: value, copy, parent })`;
+    const child = `depth + 1, ${segment}, ${link}`;
+    // A typed child is copied by its own function, called directly (one call site per function, which the engine can inline).
+    const typedCopy = (name: string): string => `try { item = ${name}(v, depth + 1, ${link}, state); } catch (error) { throw H.namingSegment(error, ${segment}); }`;
     const objectCopy = (() => {
-      if (kind === "object") return `item = H.nested(${this.objectFunction(schema as Schema)}, v, ${child}, state);`;
-      if (kind === "array") return `item = H.nested(${this.arrayFunction(schema as Schema)}, v, ${child}, state);`;
+      if (kind === "object") return typedCopy(this.objectFunction(schema as Schema));
+      if (kind === "array") return typedCopy(this.arrayFunction(schema as Schema));
       const generic = `item = H.copyNested(v, ${child});`;
       if (kind === "any") return generic;
       if (kind === "scalar") return scalarTypesOf(schema as Schema) === undefined ? `state.unchecked = true; ${generic}` : `state.invalid = true; ${generic}`;
@@ -239,19 +291,34 @@ class Generator {
       if (kind === "scalar") return `if (!${this.scalarFunction(schema as Schema)}(v)) state.invalid = true;`;
       return "state.invalid = true;";
     })();
+    // A string, a number or a boolean first: the usual values, which are their own copy.
+    const typed = kind === "scalar" ? this.#typedScalarLines(schema as Schema) : [];
     const lines = [
-      `if (v === null) { item = null; ${primitiveCheck} }`,
+      ...typed,
+      `${typed.length === 0 ? "" : "else "}if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") { item = v; ${primitiveCheck} }`,
+      `else if (v === null) { item = null; ${primitiveCheck} }`,
       `else if (typeof v === "object") { ${objectCopy} }`,
       `else {`,
       `  item = H.copyPrimitive(v);`,
     ];
-    if (primitiveCheck !== "") {
-      lines.push(`  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") { ${primitiveCheck} }`);
-      // undefined, a bigint: values TypeBox reads in ways the generated code does not repeat.
-      lines.push(required ? `  else state.unchecked = true;` : `  else if (v !== undefined) state.unchecked = true;`);
-    }
+    // undefined, a bigint: values TypeBox reads in ways the generated code does not repeat.
+    if (primitiveCheck !== "") lines.push(required ? `  state.unchecked = true;` : `  if (v !== undefined) state.unchecked = true;`);
     lines.push(`}`);
     return lines.map((line) => indent + line);
+  }
+
+  /** The statements that copy and check a property `properties` does not declare: by its pattern's schema when it matches, else as an additional one. */
+  #undeclaredLines(schema: Schema, indent: string): string[] {
+    const pattern = propertyPattern(schema);
+    const additional = this.#additionalLines(schema.additionalProperties, indent + "  ");
+    if (pattern === undefined) return additional.map((line) => line.slice(2));
+    return [
+      `${indent}if (${this.#external(pattern.tester)}.test(key)) {`,
+      ...this.#itemLines(pattern.schema, "key", true, indent + "  "),
+      `${indent}} else {`,
+      ...additional,
+      `${indent}}`,
+    ];
   }
 
   #additionalLines(additional: unknown, indent: string): string[] {
@@ -262,6 +329,41 @@ class Generator {
     // An additional property present as undefined is checked (TypeBox treats only declared optional ones as absent).
     return this.#itemLines(additional === undefined ? true : additional, "key", true, indent);
   }
+}
+
+/**
+ * The one pattern of an object schema's `patternProperties` and its schema, with the tester
+ * TypeBox's own check uses for it (the native `RegExp`, `u` flag); `undefined` when there is no
+ * such keyword, or it holds more than one pattern, or one that does not run natively (such
+ * objects are not checked by the generated code).
+ */
+function propertyPattern(schema: Schema): { readonly tester: RegExp; readonly schema: unknown } | undefined {
+  const patterns = schema.patternProperties;
+  if (typeof patterns !== "object" || patterns === null || Array.isArray(patterns)) return undefined;
+  const entries = Object.entries(patterns);
+  if (entries.length !== 1) return undefined;
+  const [source, subschema] = entries[0]!;
+  const compiled = compilePattern(source);
+  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { tester: compiled.tester, schema: subschema } : undefined;
+}
+
+/**
+ * The expression that reads the declared property `property` of `value`, once: by its literal
+ * name (a fixed-shape load, where a load by a computed key is a generic one). `__proto__` is read
+ * by `key` as any other name, to keep it plainly an own property's read.
+ */
+function propertyRead(property: string): string {
+  return property === "__proto__" ? "value[key]" : `value[${JSON.stringify(property)}]`;
+}
+
+/**
+ * The statement that stores `item` as the declared property `property` of the copy: a store by
+ * the literal name (which the engine compiles to a fixed-shape store, where a store by a computed
+ * key is a generic one), or an own data property for `__proto__`, which must never set a prototype.
+ */
+function propertyStore(property: string): string {
+  const literal = JSON.stringify(property);
+  return property === "__proto__" ? `H.defineOwn(copy, ${literal}, item);` : `copy[${literal}] = item;`;
 }
 
 /** The first lines of an object or array function: the plain copy's entry (cycle, depth), and a value of the other kind. */
