@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type, type TSchema } from "../src/index.js";
-import { ValidatorCache } from "../src/validation/cache.js";
+import { FUSED_FROM_USE, ValidatorCache } from "../src/validation/cache.js";
 import { readTool, toolCall } from "./support/fixtures.js";
 
 function schemaWithId(id: number): TSchema {
@@ -75,6 +75,16 @@ describe("the validator cache of a registry", () => {
 
   it.each([0, -1, 2.5, Number.NaN])("refuses the cacheSize %s, naming the option", (cacheSize) => {
     expect(() => new ToolRegistry({ cacheSize })).toThrow(`cacheSize must be a positive integer or Infinity, got ${cacheSize}`);
+  });
+
+  it("generates a schema's fused copy-and-check only on its 64th use, so a tool called a few times never pays for it", () => {
+    const entry = new ValidatorCache().get("read", Type.Object({ path: Type.String() }));
+    expect(FUSED_FROM_USE).toBe(64);
+    for (let use = 1; use < FUSED_FROM_USE; use++) expect(entry.fused).toBeUndefined();
+    const fused = entry.fused;
+    expect(fused).toBeTypeOf("function");
+    expect(fused!({ path: "a" }, { invalid: false, unchecked: false })).toEqual({ path: "a" });
+    expect(entry.fused).toBe(fused);
   });
 
   it("adds up compile time", async () => {

