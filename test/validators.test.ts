@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type, type TSchema } from "../src/index.js";
+import { prepareCall, type RegisteredTool } from "../src/dispatch/prepare.js";
+import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
 import { FUSED_FROM_USE, ValidatorCache } from "../src/validation/cache.js";
 import { readTool, toolCall } from "./support/fixtures.js";
 
@@ -85,6 +87,16 @@ describe("the validator cache of a registry", () => {
     expect(fused).toBeTypeOf("function");
     expect(fused!({ path: "a" }, { invalid: false, unchecked: false })).toEqual({ path: "a" });
     expect(entry.fused).toBe(fused);
+  });
+
+  it("counts only calls with object arguments as uses of the fused copy-and-check, never JSON text, which is parsed", () => {
+    const parameters = Type.Object({ path: Type.String() });
+    const entry = new ValidatorCache().get("read", parameters);
+    const tool: RegisteredTool = { name: "read", definition: { name: "read", description: "", parameters }, handler: () => 1, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined };
+    const context = { tools: new Map([["read", tool]]), validator: () => entry, maxArgumentBytes: 1024, onRepair: undefined, failures: new RepeatedFailures() };
+    for (let call = 0; call < 2 * FUSED_FROM_USE; call++) expect(prepareCall({ name: "read", shownName: "read", id: "c", arguments: '{"path":"a"}' }, context).args).toEqual({ path: "a" });
+    for (let use = 1; use < FUSED_FROM_USE; use++) expect(entry.fused).toBeUndefined();
+    expect(entry.fused).toBeTypeOf("function");
   });
 
   it("adds up compile time", async () => {

@@ -90,9 +90,10 @@ export function prepareCall(fields: CallFields, context: PrepareContext, allowed
   if (raw === UNREADABLE) throw refused(context, tool, raw, undefined, new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
   let value: object;
   let outcome: CheckOutcome;
-  const fused = validator.fused;
+  // Only object arguments count as uses of the fused copy-and-check: JSON text is parsed, never copied.
+  const fused = typeof raw === "string" ? undefined : validator.fused;
   try {
-    if (typeof raw !== "string" && fused !== undefined) {
+    if (fused !== undefined) {
       // One pass copies and checks; what it left unchecked, the compiled check decides on the copy.
       const state: FusedState = { invalid: false, unchecked: false };
       value = fusedPrivateCopy(tool.name, fused, raw, state);
