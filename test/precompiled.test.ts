@@ -79,6 +79,22 @@ describe("a precompiled validator", () => {
     expect(state.invalid).toBe(true);
   });
 
+  it("uses a module's fused copy-and-check only where this version writes the very same source for the schema, else its check alone", async () => {
+    // A record before a pattern: a generator that reads the record's pattern as an external shifts every later one.
+    const schema = Type.Object({ meta: Type.Optional(Type.Record(Type.String(), Type.Number())), name: Type.String({ pattern: "^a" }) });
+    const source = precompileValidators([schema]);
+    expect(source).toMatch(/FusedKey: "[0-9a-z]+-[0-9a-z]+"/);
+    const unstamped = await loadGenerated(source.replace(/FusedKey: "[^"]+", /, ""), "fused-unstamped");
+    const otherSource = await loadGenerated(source.replace(/FusedKey: "[^"]+"/, 'FusedKey: "0-0"'), "fused-other-source");
+    for (const validators of [unstamped, otherSource]) {
+      expect(new ValidatorCache(16, { precompiled: validators }).get("tag", schema).fused).toBeUndefined();
+      const registry = new ToolRegistry({ precompiled: validators }).register({ name: "tag", description: "", parameters: schema }, (args) => args);
+      for (let call = 0; call < 100; call++) expect(await rejectionOf(registry.dispatch(toolCall("tag", { name: "zzz" })))).toBeInstanceOf(ToolArgumentsValidationError);
+      expect(await registry.dispatch(toolCall("tag", { name: "abc" }))).toEqual({ name: "abc" });
+    }
+    expect(new ValidatorCache(16, { precompiled: await loadGenerated(source, "fused-stamped") }).get("tag", schema).fused).toBeDefined();
+  });
+
   it("follows JSON Schema where the transform corrects TypeBox: an array-like object never passes an array enum", async () => {
     const schema = { type: "object", properties: { modes: { enum: [["read", "write"]] } } };
     const validators = await loadGenerated(precompileValidators([schema]), "array-enum");

@@ -14,6 +14,11 @@ export interface PrecompiledValidator {
   Check(value: unknown): boolean;
   /** The generated fused copy-and-check, made from the helpers and its externals; absent for a schema without one. */
   Fused?: (helpers: unknown, externals: readonly unknown[]) => FusedCopy;
+  /**
+   * A digest of `Fused`'s source: it reads its externals by position, so it is used only where
+   * this version generates the very same source for the schema (absent in modules of earlier versions, whose `Fused` is then not used).
+   */
+  FusedKey?: string;
 }
 
 /** The `validators` export of a module written by {@link precompileValidators}: keyed by canonical schema JSON. */
@@ -60,7 +65,7 @@ export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>):
     for (const name of RUNTIME_IMPORTS.keys()) if (new RegExp(`\\b${name}\\b`).test(code)) imported.add(name);
     const fused = fusedSource(form.canonical);
     // The fused copy-and-check as source too: the same speed where code generation is forbidden.
-    const fusedMember = fused === undefined ? "" : `, Fused: (H, X) => {\n${fused.body}\n  }`;
+    const fusedMember = fused === undefined ? "" : `, FusedKey: ${JSON.stringify(fusedKey(fused.body))}, Fused: (H, X) => {\n${fused.body}\n  }`;
     entries.set(key, `  ${JSON.stringify(key)}: (() => {\n${code}\n  return { SetExternal, Check${fusedMember} };\n  })(),`);
   }
   const names = [...RUNTIME_IMPORTS.keys()].filter((name) => imported.has(name));
@@ -117,12 +122,21 @@ export function fromPrecompiled(
   if (form === undefined || generated === undefined) return undefined;
   // Building the external tables generates code as text only; nothing is evaluated.
   generated.SetExternal(Code(form.compiled as TSchema).External);
-  const fused = typeof generated.Fused === "function" ? fusedSource(form.canonical) : undefined;
+  const fused = typeof generated.Fused === "function" && typeof generated.FusedKey === "string" ? fusedSource(form.canonical) : undefined;
+  // Another version's fused source may read its externals in another order: then the check alone.
+  const sameSource = fused !== undefined && generated.FusedKey === fusedKey(fused.body);
   return {
     Check: (value) => generated.Check(value),
     IsAccelerated: () => true,
-    fused: fused === undefined ? undefined : generated.Fused!(FUSED_HELPERS, fused.externals),
+    fused: sameSource ? generated.Fused!(FUSED_HELPERS, fused.externals) : undefined,
   };
+}
+
+/** A digest of a fused copy-and-check's source (FNV-1a, 32 bits, with its length): tells two generators' sources apart. */
+function fusedKey(body: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < body.length; index++) hash = Math.imul(hash ^ body.charCodeAt(index), 0x01000193);
+  return `${body.length.toString(36)}-${(hash >>> 0).toString(36)}`;
 }
 
 function isDefinition(value: ToolDefinition | TSchema): value is ToolDefinition {
