@@ -346,10 +346,12 @@ describe("timeouts and aborts", () => {
     expect(seenSignal?.aborted).toBe(true);
   });
 
-  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread, and nothing else", async () => {
+  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread and a Proxy, and nothing else", async () => {
     const controller = new AbortController();
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => ({
-      keys: Reflect.ownKeys(context),
+      keys: Object.keys(context),
+      symbols: Object.getOwnPropertySymbols(context).map((symbol) => Object.getOwnPropertyDescriptor(context, symbol)!.enumerable),
+      proxied: new Proxy(context, {}).signal === context.signal,
       prototype: Object.getPrototypeOf(context) === Object.prototype,
       descriptor: Object.getOwnPropertyDescriptor(context, "signal"),
       spread: { ...context },
@@ -359,6 +361,9 @@ describe("timeouts and aborts", () => {
     for (const options of [undefined, { signal: controller.signal }]) {
       const seen = (await registry.dispatch(toolCall("read", { path: "a" }, "c1"), options)) as Record<string, unknown>;
       expect(seen.keys).toEqual(["toolCallId", "toolName", "signal"]);
+      // The guarded context's link to its call, if any, is a symbol no enumeration shows.
+      expect(seen.symbols).not.toContain(true);
+      expect(seen.proxied).toBe(true);
       expect(seen.prototype).toBe(true);
       expect(seen.descriptor).toMatchObject({ enumerable: true, configurable: true, get: expect.any(Function) });
       expect(seen.spread).toEqual({ toolCallId: "c1", toolName: "read", signal: expect.any(AbortSignal) });

@@ -211,13 +211,13 @@ class CallStop {
   /**
    * The handler's context: a plain object whose own `signal` accessor makes the signal on first
    * read. The accessor is one function shared by every context, which finds this stop through a
-   * private link; a getter made per call would give each context a shape of its own, which costs
+   * hidden link (`STOP_LINK`); a getter made per call would give each context a shape of its own, which costs
    * the engine about a microsecond a call.
    */
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
     const context = { toolCallId, toolName } as ToolContext;
     Object.defineProperty(context, "signal", SIGNAL_PROPERTY);
-    new StopLink(context, this);
+    Object.defineProperty(context, STOP_LINK, { value: this });
     if (data !== undefined) context.data = data;
     return context;
   }
@@ -271,40 +271,19 @@ class CallStop {
   }
 }
 
-/** Returns the object it is given, so that {@link StopLink} can add its private field to a plain object. */
-class ReturnsTarget {
-  constructor(target: object) {
-    return target;
-  }
-}
-
 /**
- * The link from a guarded call's context to its {@link CallStop}: a private field added to the plain
- * context object. Like a `WeakMap` entry it cannot be seen (not by `Object.keys`, spread, JSON or
- * `Reflect.ownKeys`), and it costs a fraction of one to set.
+ * The link from a guarded call's context to its {@link CallStop}: a property under a symbol of this
+ * module, neither enumerable nor writable, so that `Object.keys`, spread and JSON do not see it. It
+ * is read as a property, so it is found through an object that inherits from the context
+ * (`Object.create`) and through a `Proxy` of it, where a private field would not be.
  */
-class StopLink extends ReturnsTarget {
-  readonly #stop: CallStop;
-
-  constructor(context: object, stop: CallStop) {
-    super(context);
-    this.#stop = stop;
-  }
-
-  /** The stop linked to `object` or to the nearest object it inherits from (a context passed to `Object.create`), if any. */
-  static stopOf(object: unknown): CallStop | undefined {
-    for (let current = object; typeof current === "object" && current !== null; current = Object.getPrototypeOf(current) as unknown) {
-      if (#stop in current) return (current as StopLink).#stop;
-    }
-    return undefined;
-  }
-}
+const STOP_LINK = Symbol("typebox-tool-registry.callStop");
 
 /** The `signal` accessor of every guarded call's context, enumerable and configurable as an object literal's getter is. */
 const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({
   get(this: unknown): AbortSignal {
-    const stop = StopLink.stopOf(this);
-    if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context");
+    const stop = typeof this === "object" && this !== null ? (this as { [STOP_LINK]?: unknown })[STOP_LINK] : undefined;
+    if (!(stop instanceof CallStop)) throw new TypeError("signal was read on an object that is not a tool call's context");
     return stop.signal();
   },
   enumerable: true,
