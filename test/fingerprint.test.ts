@@ -36,6 +36,14 @@ describe("callFingerprint", () => {
     expect(seen.size).toBe(9);
   });
 
+  it("resolves in the order fingerprints were asked for, though hashing a larger text takes longer", async () => {
+    const settled: string[] = [];
+    const large = callFingerprint("pay", { memo: "x".repeat(8_000_000) }).then(() => settled.push("large"));
+    const small = callFingerprint("pay", { memo: "x" }).then(() => settled.push("small"));
+    await Promise.all([large, small]);
+    expect(settled).toEqual(["large", "small"]);
+  });
+
   it("rejects, with a TypeError, arguments that have no JSON text", async () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;

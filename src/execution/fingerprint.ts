@@ -71,5 +71,13 @@ function write(value: unknown, depth: number, path: Set<object>): string | undef
 export async function callFingerprint(toolName: string, args: unknown): Promise<string> {
   if (typeof toolName !== "string") throw new TypeError(`toolName must be a string, got ${typeof toolName}`);
   // The name is JSON-quoted, so no name and arguments can spell another pair's text.
-  return hex(await sha256(`${JSON.stringify(toolName)}\n${canonicalValueJson(args)}`));
+  const digest = sha256(`${JSON.stringify(toolName)}\n${canonicalValueJson(args)}`);
+  // Web Crypto hashes on worker threads, which finish in any order; fingerprints resolve in the order
+  // they were asked for, so that of identical calls made together the first made is the one that runs.
+  const inOrder = lastFingerprint.then(() => digest);
+  lastFingerprint = inOrder.catch(() => undefined);
+  return hex(await inOrder);
 }
+
+/** The fingerprint asked for last, settled: the next one resolves after it. */
+let lastFingerprint: Promise<unknown> = Promise.resolve();
