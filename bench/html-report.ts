@@ -3,6 +3,7 @@ import { formatBytes, formatCacheSize, formatCount, formatNs, formatPercent, for
 import { verdict, type Goal } from "./goals.js";
 import type { TimedGroup } from "./groups.js";
 import type { BenchResults } from "./results.js";
+import { COLD_START_COLUMNS, coldStartCells, LATENCY_COLUMNS, latencyRows, PAYLOAD_COLUMNS, payloadRows } from "./tables.js";
 import { caseRole, ROLES } from "./roles.js";
 
 /** The sections of the report, in order: their ids are the page's anchors. */
@@ -154,22 +155,7 @@ function behaviourTable(results: BenchResults): string {
 function coldStartTable(results: BenchResults): string {
   return [
     `<h3>Start-up by number of tools</h3>`,
-    table(
-      ["tools", "register all", "per tool", "compileAll", "per schema", "1st call mean", "1st call p95", "of which compile", "2nd call median"],
-      results.coldStart.rows.map((row) =>
-        [
-          String(row.tools),
-          formatNs(row.registerMs * 1e6),
-          formatNs((row.registerMs * 1e6) / row.tools),
-          formatNs(row.compileAllMs * 1e6),
-          formatNs((row.compileAllMs * 1e6) / row.tools),
-          formatNs(row.firstCallMeanUs * 1e3),
-          formatNs(row.firstCallP95Us * 1e3),
-          formatNs(row.compileMeanUs * 1e3),
-          formatNs(row.secondCallMedianUs * 1e3),
-        ].map(escapeXml),
-      ),
-    ),
+    table(COLD_START_COLUMNS, results.coldStart.rows.map((row) => coldStartCells(row).map(escapeXml))),
   ].join("\n");
 }
 
@@ -208,27 +194,13 @@ function streamingTables(results: BenchResults): string[] {
   const { payloads, perDeltaNs, latency } = results.streaming;
   return [
     paragraph("One call's arguments streamed in deltas of 1 to 64 bytes; the ratio is to one JSON.parse plus compiled check of the whole text, and partial-json re-parses the prefix on every delta.", "note"),
-    ...payloads.flatMap((payload) => {
-      const reference = payload.timings.find((timing) => timing.id === "reference")!.medianNs;
-      return [
-        `<h3>${escapeXml(`${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`)}</h3>`,
-        table(
-          ["case", "whole stream", "±", "ratio", "per delta"],
-          [
-            ...payload.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / reference), formatNs(timing.medianNs / payload.deltas)]),
-            ["partial-json, the prefix re-parsed on every delta", formatNs(payload.partialJsonNs), "", formatRatio(payload.partialJsonNs / reference), formatNs(payload.partialJsonNs / payload.deltas)],
-          ].map((row) => row.map(escapeXml)),
-        ),
-      ];
-    }),
+    ...payloads.flatMap((payload) => [
+      `<h3>${escapeXml(`${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`)}</h3>`,
+      table(PAYLOAD_COLUMNS, payloadRows(payload).map((row) => row.map(escapeXml))),
+    ]),
     paragraph(`One push of a 20-byte delta: ${formatNs(perDeltaNs.insideString)} inside a long string, ${formatNs(perDeltaNs.structured)} in structured data.`),
     `<h3>${escapeXml(`Latency: ${latency.calls} streamed calls, handlers of ${latency.handlerMs} ms, the model streaming for ${latency.streamMs.toFixed(0)} ms`)}</h3>`,
-    table(
-      ["", "first result", "last result", "results before the stream ended"],
-      ([["dispatchStream", latency.dispatchStream], ["collect, then dispatchAll", latency.collectThenDispatchAll]] as const).map(([label, times]) =>
-        [label, `${times.firstResultMs.toFixed(0)} ms`, `${times.lastResultMs.toFixed(0)} ms`, String(times.beforeStreamEnd)].map(escapeXml),
-      ),
-    ),
+    table(LATENCY_COLUMNS, latencyRows(latency).map((row) => row.map(escapeXml))),
   ];
 }
 

@@ -8,6 +8,7 @@ import type { MachineInfo } from "./machine.js";
 import type { MemoryResult } from "./memory.js";
 import type { ColdStartResult } from "./results.js";
 import { RIVALS } from "./rivals/all.js";
+import { COLD_START_COLUMNS, coldStartCells, LATENCY_COLUMNS, latencyRows, PAYLOAD_COLUMNS, payloadRows } from "./tables.js";
 import type { BenchSettings } from "./settings.js";
 import { type StreamingResult, timingOf } from "./streaming.js";
 
@@ -52,20 +53,7 @@ export function printColdStart(result: ColdStartResult): void {
   section("4. Cold start (generated tools; schema objects new to the library, none compiled before)");
   printGroup(result.group);
   console.log("");
-  printTable(
-    ["tools", "register all", "per tool", "compileAll", "per schema", "1st call mean", "1st call p95", "of which compile", "2nd call median"],
-    result.rows.map((row) => [
-      String(row.tools),
-      formatNs(row.registerMs * 1e6),
-      formatNs((row.registerMs * 1e6) / row.tools),
-      formatNs(row.compileAllMs * 1e6),
-      formatNs((row.compileAllMs * 1e6) / row.tools),
-      formatNs(row.firstCallMeanUs * 1e3),
-      formatNs(row.firstCallP95Us * 1e3),
-      formatNs(row.compileMeanUs * 1e3),
-      formatNs(row.secondCallMedianUs * 1e3),
-    ]),
-  );
+  printTable(COLD_START_COLUMNS, result.rows.map(coldStartCells));
 }
 
 /** Prints the cache-size sweep. */
@@ -116,27 +104,13 @@ export function printStreaming(result: StreamingResult, settings: BenchSettings)
   console.log("  One call's arguments streamed in deltas of 1 to 64 bytes; the ratio is to one JSON.parse plus compiled check of the whole text.");
   for (const payload of result.payloads) {
     console.log(`\n  ${payload.name}: ${formatCount(payload.bytes)} bytes in ${formatCount(payload.deltas)} deltas`);
-    const reference = timingOf(payload, "reference").medianNs;
-    const stream = timingOf(payload, "stream").medianNs;
-    printTable(
-      ["case", "whole stream", "±", "ratio", "per delta"],
-      [
-        ...payload.timings.map((timing) => [timing.label, formatNs(timing.medianNs), formatPercent(timing.spread), formatRatio(timing.medianNs / reference), formatNs(timing.medianNs / payload.deltas)]),
-        ["partial-json: re-parse the prefix on every delta (one run)", formatNs(payload.partialJsonNs), "", formatRatio(payload.partialJsonNs / reference), formatNs(payload.partialJsonNs / payload.deltas)],
-      ],
-    );
-    console.log(`  partial-json / stream: ${formatRatio(payload.partialJsonNs / stream)}`);
+    printTable(PAYLOAD_COLUMNS, payloadRows(payload));
+    console.log(`  partial-json / stream: ${formatRatio(payload.partialJsonNs / timingOf(payload, "stream").medianNs)}`);
   }
   console.log(`\n  One push of a 20-byte delta: ${formatNs(result.perDeltaNs.insideString)} inside a long string, ${formatNs(result.perDeltaNs.structured)} in structured data`);
   const { latency } = result;
   console.log(`\n  Latency: ${latency.calls} streamed calls, handlers of ${latency.handlerMs} ms, the model streaming for ${latency.streamMs.toFixed(0)} ms`);
-  printTable(
-    ["", "first result", "last result", "results before the stream ended"],
-    [
-      ["dispatchStream", `${latency.dispatchStream.firstResultMs.toFixed(0)} ms`, `${latency.dispatchStream.lastResultMs.toFixed(0)} ms`, String(latency.dispatchStream.beforeStreamEnd)],
-      ["collect, then dispatchAll", `${latency.collectThenDispatchAll.firstResultMs.toFixed(0)} ms`, `${latency.collectThenDispatchAll.lastResultMs.toFixed(0)} ms`, String(latency.collectThenDispatchAll.beforeStreamEnd)],
-    ],
-  );
+  printTable(LATENCY_COLUMNS, latencyRows(latency));
   console.log("\n  Goals");
   printGoals(result.goals);
 }
