@@ -346,12 +346,11 @@ describe("timeouts and aborts", () => {
     expect(seenSignal?.aborted).toBe(true);
   });
 
-  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread and a Proxy, and nothing else", async () => {
+  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread and inheritance, and nothing else", async () => {
     const controller = new AbortController();
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => ({
       keys: Object.keys(context),
-      symbols: Object.getOwnPropertySymbols(context).map((symbol) => Object.getOwnPropertyDescriptor(context, symbol)!.enumerable),
-      proxied: new Proxy(context, {}).signal === context.signal,
+      symbols: Object.getOwnPropertySymbols(context),
       prototype: Object.getPrototypeOf(context) === Object.prototype,
       descriptor: Object.getOwnPropertyDescriptor(context, "signal"),
       spread: { ...context },
@@ -361,15 +360,42 @@ describe("timeouts and aborts", () => {
     for (const options of [undefined, { signal: controller.signal }]) {
       const seen = (await registry.dispatch(toolCall("read", { path: "a" }, "c1"), options)) as Record<string, unknown>;
       expect(seen.keys).toEqual(["toolCallId", "toolName", "signal"]);
-      // The guarded context's link to its call, if any, is a symbol no enumeration shows.
-      expect(seen.symbols).not.toContain(true);
-      expect(seen.proxied).toBe(true);
+      expect(seen.symbols).toEqual([]);
       expect(seen.prototype).toBe(true);
       expect(seen.descriptor).toMatchObject({ enumerable: true, configurable: true, get: expect.any(Function) });
       expect(seen.spread).toEqual({ toolCallId: "c1", toolName: "read", signal: expect.any(AbortSignal) });
       expect(seen.inherited).toBe(true);
       expect(seen.json).toEqual({ toolCallId: "c1", toolName: "read" });
     }
+  });
+
+  it("refuses, with a TypeError saying where to read it, a guarded call's signal first read through a Proxy of its context", async () => {
+    const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => {
+      try {
+        return new Proxy(context, {}).signal;
+      } catch (error) {
+        return error;
+      }
+    });
+    const error = (await registry.dispatch(toolCall("read", { path: "a" }))) as Error;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain("read it from the context itself");
+  });
+
+  it("hands a dispatch's handler the caller's signal itself when there is no time limit, and a signal of the call's own under one", async () => {
+    const controller = new AbortController();
+    const seen = (context: { signal: AbortSignal }) => context.signal;
+    const untimed = new ToolRegistry().register(readTool, (_args, context) => seen(context));
+    const timed = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => seen(context));
+    expect(await untimed.dispatch(toolCall("read", { path: "a" }), { signal: controller.signal })).toBe(controller.signal);
+    const own = (await timed.dispatch(toolCall("read", { path: "a" }), { signal: controller.signal })) as AbortSignal;
+    expect(own).not.toBe(controller.signal);
+    const [result] = await untimed.dispatchAll([toolCall("read", { path: "a" })], { signal: controller.signal });
+    expect(result!.isError).toBe(false);
+    expect((result as { value: unknown }).value).not.toBe(controller.signal);
+    controller.abort("stop");
+    // A call's own signal stops with its call: it never aborts once the call has settled.
+    expect(own.aborted).toBe(false);
   });
 
   it("lets a tool override the registry's timeout", async () => {

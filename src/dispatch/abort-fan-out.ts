@@ -8,7 +8,15 @@ export class AbortFanOut {
   #subscribers: Set<() => void> | undefined;
   #onAbort: (() => void) | undefined;
 
-  constructor(readonly signal: AbortSignal) {}
+  /**
+   * @param forOneCall whether the caller gave `signal` for one call alone (`dispatch`), whose
+   * handler may then be handed it as is; a signal shared by many calls (`dispatchAll`, a stream)
+   * is not: each call's handler gets a signal of its own
+   */
+  constructor(
+    readonly signal: AbortSignal,
+    readonly forOneCall = false,
+  ) {}
 
   /** Calls `onAbort` when the signal aborts; returns the unsubscribe. The signal holds a listener only while someone subscribes. */
   subscribe(onAbort: () => void): () => void {

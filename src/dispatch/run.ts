@@ -52,14 +52,17 @@ export class ExecutionTracker {
 /**
  * The run step of a dispatch: calls the handler of a prepared call with its checked arguments.
  *
- * A call with no caller signal and no time limit takes the fast path: the handler runs at once
- * with the shared signal that never aborts, and a plain value costs no extra microtask turn.
- * Otherwise the handler's `context.signal` aborts when the caller's signal does or the time runs
- * out, and a call whose handler returned a promise settles then, whether or not the handler has.
- * None of this costs an `AbortController`, a listener or a timer unless it is needed: the
- * handler's signal is made when the handler first reads it (many never do), and the race against
- * the caller's abort and the time limit runs only while a promise is pending (a handler that
- * returns a plain value is done before either could matter).
+ * The handler's `context.signal` is the cheapest signal that is honest about the call:
+ * - no caller signal and no time limit: the shared signal that never aborts;
+ * - a signal the caller gave for this one call ({@link AbortFanOut.forOneCall}: `dispatch`) and
+ *   no time limit: that signal itself, as most libraries pass a caller's signal on;
+ * - otherwise (a time limit, or a signal shared by the calls of a `dispatchAll` or a stream): a
+ *   signal of the call's own, made when the handler first reads it (many never do), which aborts
+ *   when the time runs out or the caller's signal aborts, and never once the call has settled, so
+ *   that no call's listeners pile up on the shared signal.
+ * A handler that returns a plain value is done before an abort or a time limit could matter, and
+ * costs no extra microtask turn; the race against the caller's abort and the time limit (a
+ * listener, a timer) runs only while a returned promise is pending.
  *
  * Every handler is counted in `tracker` while it runs; one whose call was given up is counted as
  * abandoned until it settles, and then reported (and `watcher` told of both, for a record that waits on it).
@@ -81,22 +84,28 @@ export function runCall(
   if (caller === undefined && timeoutMs === undefined) return invoke(prepared, tracker, data);
   const { tool, toolCallId } = prepared;
   if (caller?.signal.aborted) return Promise.reject(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason));
-  const stop = new CallStop(caller);
+  let stop: CallStop | undefined;
   let result: unknown;
   tracker.running++;
   try {
-    result = tool.handler(prepared.args, stop.context(toolCallId, tool.name, data));
+    if (timeoutMs === undefined && caller!.forOneCall) {
+      const signal = caller!.signal;
+      result = tool.handler(prepared.args, data === undefined ? { toolCallId, toolName: tool.name, signal } : { toolCallId, toolName: tool.name, signal, data });
+    } else {
+      stop = new CallStop(caller);
+      result = tool.handler(prepared.args, stop.context(toolCallId, tool.name, data));
+    }
   } catch (error) {
     tracker.running--;
-    stop.release();
+    stop?.release();
     return Promise.reject(new ToolExecutionError(tool.name, toolCallId, error));
   }
   if (!isThenable(result)) {
     tracker.running--;
-    stop.release();
+    stop?.release();
     return Promise.resolve(result);
   }
-  return race(prepared, result, stop, timeoutMs, tracker, watcher);
+  return race(prepared, result, stop ?? new CallStop(caller), timeoutMs, tracker, watcher);
 }
 
 /** The fast path: the handler with the shared never-aborting signal, its outcome as a promise. */
@@ -211,13 +220,14 @@ class CallStop {
   /**
    * The handler's context: a plain object whose own `signal` accessor makes the signal on first
    * read. The accessor is one function shared by every context, which finds this stop through a
-   * hidden link (`STOP_LINK`); a getter made per call would give each context a shape of its own, which costs
-   * the engine about a microsecond a call.
+   * private field stamped on the context ({@link ContextLink}); a getter made per call would give
+   * each context a shape of its own, which costs the engine about a microsecond a call.
    */
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
     const context = { toolCallId, toolName } as ToolContext;
-    Object.defineProperty(context, "signal", SIGNAL_PROPERTY);
-    Object.defineProperty(context, STOP_LINK, { value: this });
+    ContextLink.link(context, this);
+    if (DEFINE_GETTER !== undefined) DEFINE_GETTER.call(context, "signal", readSignal);
+    else Object.defineProperty(context, "signal", SIGNAL_PROPERTY);
     if (data !== undefined) context.data = data;
     return context;
   }
@@ -271,24 +281,59 @@ class CallStop {
   }
 }
 
+/** A base class whose constructor returns the object it is given, so that a subclass can stamp its private fields on any object. */
+class ReturnsItsTarget {
+  constructor(target: object) {
+    return target;
+  }
+}
+
 /**
- * The link from a guarded call's context to its {@link CallStop}: a property under a symbol of this
- * module, neither enumerable nor writable, so that `Object.keys`, spread and JSON do not see it. It
- * is read as a property, so it is found through an object that inherits from the context
- * (`Object.create`) and through a `Proxy` of it, where a private field would not be.
+ * The link from a guarded call's context to its {@link CallStop}: a private field stamped on the
+ * context, which no enumeration, spread, JSON or reflection sees, and which costs a plain property
+ * store (a non-enumerable property would cost a `defineProperty`, about 150 ns). It is found from
+ * an object that inherits from the context (`Object.create`); a `Proxy` of the context has no
+ * private fields of its own, so a signal first read through one is refused with a TypeError.
  */
-const STOP_LINK = Symbol("typebox-tool-registry.callStop");
+class ContextLink extends ReturnsItsTarget {
+  readonly #stop: CallStop;
+
+  private constructor(context: object, stop: CallStop) {
+    super(context);
+    this.#stop = stop;
+  }
+
+  /** Links `context` to `stop`. */
+  static link(context: object, stop: CallStop): void {
+    new ContextLink(context, stop);
+  }
+
+  /** The stop `value` or an object it inherits from is linked to, if any. */
+  static stopOf(value: unknown): CallStop | undefined {
+    for (let object = value; typeof object === "object" && object !== null; object = Object.getPrototypeOf(object)) {
+      if (#stop in object) return (object as ContextLink).#stop;
+    }
+    return undefined;
+  }
+}
+
+/** The getter of every guarded call's `context.signal`: see {@link CallStop.context}. */
+function readSignal(this: unknown): AbortSignal {
+  const stop = ContextLink.stopOf(this);
+  if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context (through a Proxy, read it from the context itself)");
+  return stop.signal();
+}
 
 /** The `signal` accessor of every guarded call's context, enumerable and configurable as an object literal's getter is. */
-const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({
-  get(this: unknown): AbortSignal {
-    const stop = typeof this === "object" && this !== null ? (this as { [STOP_LINK]?: unknown })[STOP_LINK] : undefined;
-    if (!(stop instanceof CallStop)) throw new TypeError("signal was read on an object that is not a tool call's context");
-    return stop.signal();
-  },
-  enumerable: true,
-  configurable: true,
-});
+const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({ get: readSignal, enumerable: true, configurable: true });
+
+/**
+ * `Object.prototype.__defineGetter__` where the runtime has it (every engine with a web
+ * compatibility annex: V8, SpiderMonkey, JavaScriptCore): it defines the same accessor as
+ * {@link SIGNAL_PROPERTY} in about two thirds of the time `Object.defineProperty` takes, which is
+ * most of what a time limit adds to a call.
+ */
+const DEFINE_GETTER = (Object.prototype as { __defineGetter__?: (this: object, key: string, get: () => unknown) => void }).__defineGetter__;
 
 /**
  * V8 drops a class's object layouts once no instance of it is left, and with them the optimized

@@ -329,7 +329,7 @@ export class ToolRegistry {
     let prepared: PreparedCall;
     let run: RunOptions = PLAIN_RUN;
     try {
-      if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval));
+      if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval), true);
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settle(call, run, undefined).then(resultValue);
       prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
@@ -615,12 +615,13 @@ const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: 
 
 /**
  * The options of `dispatch` or `dispatchAll`, checked.
+ * @param forOneCall whether these are the options of one call (`dispatch`), whose signal its handler may be handed as is
  * @throws TypeError naming a bad option
  */
-function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined): RunOptions {
+function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
   const signal = optionalSignal("signal", options.signal);
   return {
-    caller: signal === undefined ? undefined : new AbortFanOut(signal),
+    caller: signal === undefined ? undefined : new AbortFanOut(signal, forOneCall),
     approvalOf: typeof approvalOf === "string" ? () => approvalOf : approvalOf,
     data: options.data,
     allowed: allowTest(options.allow),
