@@ -1,10 +1,10 @@
 import type { Static, TSchema } from "typebox";
 import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { type CallFields, readCall } from "../dispatch/call-fields.js";
-import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
+import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, prepareOrRefuse, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
 import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
-import { ToolApprovalError, ToolApprovalRequiredError, ToolDeniedError } from "../errors.js";
+import { ToolApprovalError, ToolApprovalRequiredError, ToolArgumentsValidationError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
 import { CallLedger, type LedgerStats } from "../execution/effects.js";
 import { type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
@@ -326,16 +326,17 @@ export class ToolRegistry {
    */
   dispatch(call: ToolCallContent, options?: DispatchOptions): Promise<unknown> {
     // Not an async function: a handler that returns a plain value costs no extra microtask turn.
-    let prepared: PreparedCall;
+    let prepared: PreparedCall | ToolArgumentsValidationError;
     let run: RunOptions = PLAIN_RUN;
     try {
       if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval), true);
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settle(call, run, undefined).then(resultValue);
-      prepared = prepareCall(readCall(call), this.#prepareContext, run.allowed);
+      prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
       return subscribedRejection(error);
     }
+    if (prepared instanceof ToolArgumentsValidationError) return subscribedRejection(prepared);
     const timeoutMs = this.#timeoutOf(prepared.tool);
     const approval = run.approvalOf?.(prepared.toolCallId);
     if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, run.caller, timeoutMs, this.#tracker, run.data);
@@ -459,9 +460,10 @@ export class ToolRegistry {
     const toolCallId = fields.id;
     const toolName = fields.shownName;
     const { caller, data } = run;
-    let prepared: PreparedCall;
+    let prepared: PreparedCall | ToolArgumentsValidationError;
     try {
-      prepared = prepareCall(fields, this.#prepareContext, run.allowed);
+      prepared = prepareOrRefuse(fields, this.#prepareContext, run.allowed);
+      if (prepared instanceof ToolArgumentsValidationError) return toFailure(toolCallId, toolName, prepared, modelNamesOf(call));
       if (observation !== undefined) observation.arguments = prepared.args;
       const timeoutMs = this.#timeoutOf(prepared.tool);
       const approval = run.approvalOf?.(toolCallId);
