@@ -166,6 +166,26 @@ describe("instrument", () => {
     expect(finished().map((span) => span.name)).toEqual(["execute_tool lookup"]);
   });
 
+  it("traces a provider registered through another copy of the API within 64 calls, and every call after, until it is gone", async () => {
+    const registry = tracedRegistry({});
+    const call = { id: "1", name: "lookup", arguments: { city: "Oslo" } };
+    // What another copy of @opentelemetry/api 1.x does on registration: the provider in the globals the copies share, not in this copy's proxy.
+    const globals = (globalThis as Record<symbol, Record<string, unknown> | undefined>)[Symbol.for("opentelemetry.js.api.1")]!;
+    globals.trace = provider;
+    try {
+      for (let index = 0; index < 64; index++) await registry.dispatch(call);
+      expect(finished().length).toBeGreaterThan(0);
+      exporter.reset();
+      await registry.dispatch(call);
+      expect(finished()).toHaveLength(1);
+    } finally {
+      delete globals.trace;
+    }
+    exporter.reset();
+    await registry.dispatch(call);
+    expect(finished()).toEqual([]);
+  });
+
   it("stops tracing when the returned function is called", async () => {
     const registry = new ToolRegistry().register(lookup, () => 1);
     const stop = instrument(registry, { tracer });

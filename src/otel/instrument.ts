@@ -79,6 +79,8 @@ class ToolCallTracing implements CallObserver {
   readonly #recordArguments: boolean;
   readonly #recordResults: boolean;
   readonly #spans = new WeakMap<ObservedCall, Span>();
+  /** Whether it was given a tracer or a meter, and so observes every call whatever is registered globally. */
+  readonly #ownTelemetry: boolean;
 
   constructor(options: InstrumentOptions) {
     this.#tracer = options.tracer;
@@ -89,10 +91,11 @@ class ToolCallTracing implements CallObserver {
     });
     this.#recordArguments = options.recordArguments === true;
     this.#recordResults = options.recordResults === true;
+    this.#ownTelemetry = this.#tracer !== undefined || this.#duration !== undefined;
   }
 
   active(): boolean {
-    return this.#tracer !== undefined || this.#duration !== undefined || sdkRegistered();
+    return this.#ownTelemetry || sdkRegistered();
   }
 
   async observe(call: ObservedCall, proceed: () => Promise<ToolResult>): Promise<ToolResult> {
@@ -185,10 +188,42 @@ function statusMessage(result: ToolFailure, recordResults: boolean): string {
   return `Tool ${describeName(result.toolName)} failed`;
 }
 
-/** Whether a tracer provider (an SDK's) is registered as the global one: asked on every call, so a single read. */
-function sdkRegistered(): boolean {
+/** Whether a tracer provider is registered in the globals every copy of the API shares (a read that misses costs about 10 ns). */
+function globalTracerRegistered(): boolean {
   return (globalThis as { [API_GLOBALS]?: { trace?: unknown } })[API_GLOBALS]?.trace !== undefined;
 }
+
+/** What `trace` (the API's `TraceAPI`) holds: the provider it hands out, to which `setGlobalTracerProvider` delegates. */
+interface TraceApiInternals {
+  _proxyTracerProvider?: { _delegate?: unknown; setDelegate?: unknown };
+}
+
+/**
+ * Whether a tracer provider (an SDK's) is registered as the global one: asked on every call of an
+ * instrumented registry that has no tracer of its own, so it must cost next to nothing while none is.
+ *
+ * `trace.setGlobalTracerProvider(provider)` makes the API's own proxy provider delegate to
+ * `provider`, and `trace.disable()` replaces that proxy with a new one: the current proxy's delegate
+ * (two property reads) says whether this copy of the API has a provider. A provider registered
+ * through another copy of `@opentelemetry/api` in the process (a peer dependency installed twice)
+ * shows only in the globals the copies share, whose read costs more: it is made on every 64th call
+ * while neither says so, and on every call once it did (until it no longer does), so such a
+ * provider is traced from at most 63 calls after it was registered. An API without that proxy
+ * (not 1.x) is asked through the globals on every call.
+ */
+const sdkRegistered: () => boolean = (() => {
+  const api = trace as unknown as TraceApiInternals;
+  if (typeof api._proxyTracerProvider?.setDelegate !== "function") return globalTracerRegistered;
+  let callsSinceGlobalRead = 0;
+  let foreign = false;
+  return () => {
+    if (api._proxyTracerProvider?._delegate !== undefined) return true;
+    if (!foreign && ++callsSinceGlobalRead < 64) return false;
+    callsSinceGlobalRead = 0;
+    foreign = globalTracerRegistered();
+    return foreign;
+  };
+})();
 
 /** A value's JSON text, or `undefined` when it has none. */
 function jsonText(value: unknown): string | undefined {
