@@ -1,4 +1,4 @@
-import { ToolResultValidationError } from "../errors.js";
+import { ToolDefinitionError, ToolResultValidationError } from "../errors.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import { isToolContent } from "./content.js";
 
@@ -9,13 +9,16 @@ const MISMATCH = "/: the result does not match the output schema";
  * Checks a handler's result against its tool's `outputSchema`: the value itself, or a
  * `toolContent` result's `structuredContent` (a rich result without one does not match).
  * @throws ToolResultValidationError with pointer issues, never values, when it does not match
+ * @throws ToolDefinitionError when the output schema cannot compile
  */
 export function checkOutput(toolName: string, toolCallId: string, validator: CompiledValidator, value: unknown): void {
   const checked = isToolContent(value) ? value.structuredContent : value;
   let valid: boolean;
   try {
     valid = validator.Check(checked);
-  } catch {
+  } catch (error) {
+    // The output schema compiles on its second use: a schema that cannot is the definition's fault, not the result's.
+    if (error instanceof ToolDefinitionError) throw error;
     throw new ToolResultValidationError(toolName, toolCallId, [UNCHECKED]);
   }
   if (valid) return;

@@ -2,7 +2,7 @@ import type { Static, TSchema } from "typebox";
 import { copyArguments, CopyRefusal } from "./copy.js";
 import type { FusedCopy } from "./fused.js";
 import type { FusedState } from "./fused-runtime.js";
-import { ToolArgumentsValidationError, ToolHookError } from "../errors.js";
+import { ToolArgumentsValidationError, ToolDefinitionError, ToolHookError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
 import type { ArgumentRepair } from "../types.js";
@@ -102,11 +102,15 @@ export const CheckOutcome = { Valid: 0, Invalid: 1, Unfinished: 2 } as const;
 /** One of {@link CheckOutcome}'s values. */
 export type CheckOutcome = (typeof CheckOutcome)[keyof typeof CheckOutcome];
 
-/** Checks a private value of the arguments; never throws. */
+/**
+ * Checks a private value of the arguments.
+ * @throws ToolDefinitionError when the schema cannot compile (its check compiles on its second use)
+ */
 export function checkValue(validator: CompiledValidator, value: object): CheckOutcome {
   try {
     return validator.Check(value) ? CheckOutcome.Valid : CheckOutcome.Invalid;
-  } catch {
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) throw error;
     return CheckOutcome.Unfinished;
   }
 }

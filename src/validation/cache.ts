@@ -9,6 +9,8 @@ import { type FusedCopy, fusedFromSource, fusedSource } from "./fused.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, namesInheritedProperties } from "../schema/soundness.js";
 import { compileSchema } from "./compile.js";
+import { CompiledOnSecondUse, type TypeBoxCheck } from "./second-use.js";
+import { transformSchema } from "./transform.js";
 import type { CacheStats, CompileStats } from "../types.js";
 
 /**
@@ -16,12 +18,6 @@ import type { CacheStats, CompileStats } from "../types.js";
  * agent (hundreds of tools over several MCP servers) while bounding memory.
  */
 export const DEFAULT_CACHE_SIZE = 1024;
-
-/** What TypeBox compiles (a TypeBox `Validator`, or a precompiled one). */
-interface TypeBoxValidator {
-  Check(value: unknown): boolean;
-  IsAccelerated(): boolean;
-}
 
 /** One schema's entry in the cache: its compiled check, and the explanation of a failed check. */
 export interface CompiledValidator {
@@ -152,7 +148,12 @@ export class ValidatorCache {
     const started = performance.now();
     try {
       const precompiled = this.#precompiled === undefined ? undefined : fromPrecompiled(this.#precompiled, schema);
-      const compiled: TypeBoxValidator = precompiled ?? compileSchema(schema, true);
+      // Where code generation is allowed, TypeBox compiles on the schema's second use (its first is interpreted).
+      const compiled: TypeBoxCheck =
+        precompiled ??
+        (Environment.CanEvaluate()
+          ? new CompiledOnSecondUse(transformSchema(schema), { took: (milliseconds) => (this.#compileMs += milliseconds), failed: (error) => cannotCompile(toolName, error) })
+          : compileSchema(schema, true));
       if (!compiled.IsAccelerated()) this.#interpreted++;
       // Precompiled code brings its fused function; else it is generated on a later use, where code generation is allowed.
       const fused = precompiled?.fused;
@@ -160,9 +161,7 @@ export class ValidatorCache {
       const Entry = namesInheritedProperties(schema) ? OwnPropertiesEntry : ValidatorEntry;
       return new Entry(compiled, schema, fused, makeFused);
     } catch (error) {
-      throw new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, {
-        cause: error,
-      });
+      throw cannotCompile(toolName, error);
     } finally {
       this.#compileMs += performance.now() - started;
     }
@@ -171,7 +170,7 @@ export class ValidatorCache {
 
 /** A compiled TypeBox validator beside its explainer (made on the first refusal); TypeBox's own object is never modified. */
 class ValidatorEntry implements CompiledValidator {
-  readonly #validator: TypeBoxValidator;
+  readonly #validator: TypeBoxCheck;
   readonly #schema: object;
   #explainer: SchemaExplainer | undefined;
   #fused: FusedCopy | undefined;
@@ -182,7 +181,7 @@ class ValidatorEntry implements CompiledValidator {
    * @param fused the fused copy-and-check, when it is at hand (precompiled)
    * @param makeFused what generates it on a later use, where code generation is allowed
    */
-  constructor(validator: TypeBoxValidator, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined) {
+  constructor(validator: TypeBoxCheck, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined) {
     this.#validator = validator;
     this.#schema = schema;
     this.#fused = fused;
@@ -245,6 +244,11 @@ function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unkno
   copies.set(value, copy);
   for (const key of Object.keys(value)) copy[key] = withNullPrototypes((value as Record<string, unknown>)[key], copies);
   return copy;
+}
+
+/** The error of a schema TypeBox cannot compile, for the tool that first used it. */
+function cannotCompile(toolName: string, error: unknown): ToolDefinitionError {
+  return new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, { cause: error });
 }
 
 /**

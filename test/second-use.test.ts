@@ -1,0 +1,114 @@
+import fc from "fast-check";
+import { Check } from "typebox/schema";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { ToolArgumentsValidationError, ToolDefinitionError, ToolRegistry, Type } from "../src/index.js";
+import { copyArguments } from "../src/validation/copy.js";
+import { hasAtMostNodes, MAX_INTERPRETED_NODES } from "../src/validation/second-use.js";
+import { transformSchema } from "../src/validation/transform.js";
+import { argumentsArbitrary, schemaArbitrary } from "./support/schema-arbitraries.js";
+
+// Every TypeBox Compile in this file is counted, and can be made to fail.
+const compiler = vi.hoisted(() => ({ compiled: 0, failing: false }));
+vi.mock("typebox/compile", async (importOriginal) => {
+  const original = await importOriginal<typeof import("typebox/compile")>();
+  return {
+    ...original,
+    Compile: (...args: Parameters<typeof original.Compile>) => {
+      compiler.compiled++;
+      if (compiler.failing) throw new Error("TypeBox gave up");
+      return original.Compile(...args);
+    },
+  };
+});
+const { Compile } = await import("typebox/compile");
+
+beforeEach(() => {
+  compiler.compiled = 0;
+  compiler.failing = false;
+});
+
+const search = { name: "search", description: "Search the docs", parameters: Type.Object({ query: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1 })) }) };
+const call = (args: Record<string, unknown>, id = "c1") => ({ id, name: "search", arguments: args });
+
+describe("a schema's check, compiled on its second use", () => {
+  it("checks a new schema's first call with TypeBox's interpreter, and compiles the schema on its second, once", async () => {
+    const registry = new ToolRegistry().register(search, ({ query }) => query);
+    // Registering may compile the meta-schema's validator, once per process.
+    const atRegister = compiler.compiled;
+    expect(await registry.dispatch(call({ query: "lru" }))).toBe("lru");
+    expect(compiler.compiled - atRegister).toBe(0);
+    expect(await registry.dispatch(call({ query: "ttl" }))).toBe("ttl");
+    expect(compiler.compiled - atRegister).toBe(1);
+    for (let index = 0; index < 5; index++) await registry.dispatch(call({ query: "more" }));
+    expect(compiler.compiled - atRegister).toBe(1);
+  });
+
+  it("compiles at once for a first call too large to interpret", async () => {
+    const tags = { name: "tag", description: "", parameters: Type.Object({ tags: Type.Array(Type.String()) }) };
+    const registry = new ToolRegistry().register(tags, ({ tags }) => tags.length);
+    compiler.compiled = 0;
+    expect(await registry.dispatch({ id: "c1", name: "tag", arguments: { tags: Array.from({ length: MAX_INTERPRETED_NODES }, () => "x") } })).toBe(MAX_INTERPRETED_NODES);
+    expect(compiler.compiled).toBe(1);
+  });
+
+  it("refuses a first call as every later call is refused, with the same issues", async () => {
+    const registry = new ToolRegistry().register(search, () => 1);
+    const first = await registry.dispatch(call({ query: "", limit: "20" })).catch((error: unknown) => error);
+    const second = await registry.dispatch(call({ query: "", limit: "20" })).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(ToolArgumentsValidationError);
+    expect((first as ToolArgumentsValidationError).issues).toEqual((second as ToolArgumentsValidationError).issues);
+    expect((first as ToolArgumentsValidationError).issues).toEqual(["/query: must not have fewer than 1 characters", "/limit: must be integer (>= 1)"]);
+  });
+
+  it("fails the call that compiles a schema TypeBox cannot compile with a ToolDefinitionError naming the tool, and runs no handler", async () => {
+    const handler = vi.fn(() => 1);
+    const registry = new ToolRegistry().register(search, handler);
+    await registry.dispatch(call({ query: "a" }));
+    compiler.failing = true;
+    const error = await registry.dispatch(call({ query: "b" })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).message).toContain('"search"');
+    expect((error as ToolDefinitionError).message).toContain("cannot compile (TypeBox gave up)");
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it("fails a result checked against an output schema that cannot compile with a ToolDefinitionError, not a result error", async () => {
+    const withOutput = { ...search, name: "counted", outputSchema: Type.Object({ count: Type.Integer() }) };
+    const registry = new ToolRegistry().register(withOutput, () => ({ count: 1 }));
+    expect(await registry.dispatch({ id: "c1", name: "counted", arguments: { query: "a" } })).toEqual({ count: 1 });
+    compiler.failing = true;
+    expect(await registry.dispatch({ id: "c2", name: "counted", arguments: { query: "b" } }).catch((caught: unknown) => caught)).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it("decides as the compiled check on random schemas and values: TypeBox's interpreter and its compiled code agree", () => {
+    fc.assert(
+      fc.property(schemaArbitrary, fc.array(argumentsArbitrary, { minLength: 1, maxLength: 6 }), (schema, values) => {
+        const transformed = transformSchema(schema);
+        const compiled = Compile(transformed as never);
+        for (const value of values) {
+          const copy = copyArguments(value);
+          expect(Check(transformed as never, copy), fc.stringify({ schema, value })).toBe(compiled.Check(copy));
+        }
+      }),
+      { seed: 20261201, numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    );
+  }, 600_000);
+});
+
+describe("hasAtMostNodes", () => {
+  it("counts a value, each object, array and value inside, and stops past the bound", () => {
+    expect(hasAtMostNodes("text", 1)).toBe(true);
+    expect(hasAtMostNodes({ a: 1, b: [1, 2] }, 5)).toBe(true);
+    expect(hasAtMostNodes({ a: 1, b: [1, 2] }, 4)).toBe(false);
+    expect(hasAtMostNodes(Array.from({ length: 1e6 }, () => 0), 128)).toBe(false);
+  });
+
+  it("ends on a cycle, and never throws on a value it cannot read through", () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(hasAtMostNodes(cycle, 100)).toBe(false);
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    expect(hasAtMostNodes({ inner: revoked.proxy }, 100)).toBe(false);
+  });
+});
