@@ -12,11 +12,13 @@ import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
  * carries a TypeBox refinement (`~refine`, a non-enumerable key whose functions no text can hold).
  */
 export function canonicalJson(schema: unknown): string | undefined {
+  const parts: string[] = [];
   try {
-    return write(schema, 0);
+    write(schema, 0, parts);
   } catch {
     return undefined;
   }
+  return parts.join("");
 }
 
 // A schema document nests subschemas, and inside them values (`const`, `enum`, `default`).
@@ -27,21 +29,34 @@ class NotCanonical extends Error {
   override readonly name = "NotCanonical";
 }
 
-function write(value: unknown, depth: number): string {
+/** Appends the canonical text of `value` to `parts`, piece by piece: one join at the end, none per node. */
+function write(value: unknown, depth: number, parts: string[]): void {
   if (depth > MAX_DEPTH) throw new NotCanonical("nested too deeply");
-  if (value === undefined) return "undefined";
-  if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") {
+  if (value === undefined) {
+    parts.push("undefined");
+  } else if (value === null || typeof value === "boolean" || typeof value === "string") {
+    parts.push(JSON.stringify(value));
+  } else if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new NotCanonical("non-finite number");
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => write(item, depth + 1)).join(",")}]`;
-  if (typeof value === "object") {
+    parts.push(JSON.stringify(value));
+  } else if (Array.isArray(value)) {
+    parts.push("[");
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) parts.push(",");
+      write(value[index], depth + 1, parts);
+    }
+    parts.push("]");
+  } else if (typeof value === "object") {
     if (Object.hasOwn(value, "~refine")) throw new NotCanonical("a refinement");
     const keys = Object.keys(value).sort();
-    const parts: string[] = [];
-    for (const key of keys) parts.push(`${JSON.stringify(key)}:${write((value as Record<string, unknown>)[key], depth + 1)}`);
-    return `{${parts.join(",")}}`;
+    parts.push("{");
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      parts.push(index > 0 ? `,${JSON.stringify(key)}:` : `${JSON.stringify(key)}:`);
+      write((value as Record<string, unknown>)[key], depth + 1, parts);
+    }
+    parts.push("}");
+  } else {
+    throw new NotCanonical(`a schema cannot hold a ${typeof value}`);
   }
-  throw new NotCanonical(`a schema cannot hold a ${typeof value}`);
 }

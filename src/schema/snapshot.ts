@@ -16,21 +16,34 @@ export interface SnapshotProblem {
  */
 export function snapshotSchema(schema: object): { snapshot: object } | { problem: SnapshotProblem } {
   const onPath = new Set<object>();
+  // The way from the root, as segments: a pointer is written only for a problem.
+  const path: Array<string | number> = [];
   let problem: SnapshotProblem | undefined;
-  const copy = (value: unknown, pointer: string, depth: number): unknown => {
+  const fail = (text: string, last?: string): void => {
+    problem = { pointer: pointerOf(last === undefined ? path : [...path, last]), problem: text };
+  };
+  const copy = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null || problem !== undefined) return value;
     if (onPath.has(value)) {
-      problem = { pointer: pointer || "/", problem: "the schema refers to itself as an object (a cycle); use $ref" };
+      fail("the schema refers to itself as an object (a cycle); use $ref");
       return value;
     }
     if (depth > MAX_SCHEMA_DEPTH) {
-      problem = { pointer: pointer || "/", problem: `the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep` };
+      fail(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
       return value;
     }
     onPath.add(value);
     let result: object;
     if (Array.isArray(value)) {
-      result = value.map((item, index) => copy(item, appendSegment(pointer, index), depth + 1));
+      // Holes stay holes, as `map` keeps them.
+      const items: unknown[] = new Array<unknown>(value.length);
+      for (let index = 0; index < value.length; index++) {
+        if (!(index in value)) continue;
+        path.push(index);
+        items[index] = copy(value[index], depth + 1);
+        path.pop();
+      }
+      result = items;
     } else if (value instanceof RegExp) {
       result = new RegExp(value.source, value.flags);
     } else {
@@ -38,11 +51,15 @@ export function snapshotSchema(schema: object): { snapshot: object } | { problem
       for (const key of Object.getOwnPropertyNames(value)) {
         const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
         if (!("value" in descriptor)) {
-          problem = { pointer: appendSegment(pointer, key), problem: "is a getter or setter; a schema must be plain data" };
+          fail("is a getter or setter; a schema must be plain data", key);
           return value;
         }
-        const item: unknown = descriptor.value;
-        Object.defineProperty(target, key, { value: copy(item, appendSegment(pointer, key), depth + 1), enumerable: descriptor.enumerable === true, writable: false, configurable: false });
+        path.push(key);
+        const item = copy(descriptor.value, depth + 1);
+        path.pop();
+        // A plain store where it makes the same property (the freeze below makes it read-only): defining each costs several times more.
+        if (descriptor.enumerable === true && key !== "__proto__") target[key] = item;
+        else Object.defineProperty(target, key, { value: item, enumerable: descriptor.enumerable === true, writable: true, configurable: true });
       }
       result = target;
     }
@@ -51,10 +68,17 @@ export function snapshotSchema(schema: object): { snapshot: object } | { problem
   };
   let snapshot: object;
   try {
-    snapshot = copy(schema, "", 0) as object;
+    snapshot = copy(schema, 0) as object;
   } catch {
     // A proxy whose traps throw, or an object that cannot be read.
     return { problem: { pointer: "/", problem: "cannot be read as plain data" } };
   }
   return problem === undefined ? { snapshot } : { problem };
+}
+
+/** The JSON Pointer of `segments`, `/` for the root. */
+function pointerOf(segments: ReadonlyArray<string | number>): string {
+  let pointer = "";
+  for (const segment of segments) pointer = appendSegment(pointer, segment);
+  return pointer || "/";
 }
