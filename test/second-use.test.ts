@@ -43,6 +43,20 @@ describe("a schema's check, compiled on its second use", () => {
     expect(compiler.compiled - atRegister).toBe(1);
   });
 
+  it("compiles every schema at compileAll, parameters and output, so that no call compiles; and fails there on one that cannot", async () => {
+    const withOutput = { ...search, name: "counted", outputSchema: Type.Object({ count: Type.Integer() }) };
+    const registry = new ToolRegistry().register(search, () => 1).register(withOutput, () => ({ count: 1 }));
+    compiler.compiled = 0;
+    registry.compileAll();
+    // The two tools share one parameters schema (one validator); the output schema is the other.
+    expect(compiler.compiled).toBe(2);
+    for (const name of ["search", "counted", "search", "counted"]) await registry.dispatch({ id: "c1", name, arguments: { query: "a" } });
+    expect(compiler.compiled).toBe(2);
+    const broken = new ToolRegistry().register({ ...search, name: "broken" }, () => 1);
+    compiler.failing = true;
+    expect(() => broken.compileAll()).toThrow(ToolDefinitionError);
+  });
+
   it("compiles at once for a first call too large to interpret", async () => {
     const tags = { name: "tag", description: "", parameters: Type.Object({ tags: Type.Array(Type.String()) }) };
     const registry = new ToolRegistry().register(tags, ({ tags }) => tags.length);

@@ -275,12 +275,17 @@ export class ToolRegistry {
   }
 
   /**
-   * Compiles every registered schema now, so that a schema problem surfaces
-   * at startup instead of at the first call.
+   * Compiles every registered schema now (`parameters`, and `outputSchema` where there is one), so
+   * that a schema problem surfaces at startup instead of at a call, and no call pays for compiling
+   * (without it, a schema's check compiles on its second use).
    * @throws ToolDefinitionError for the first schema that cannot compile
    */
   compileAll(): void {
-    for (const tool of this.#tools.values()) this.#prepareContext.validator(tool);
+    for (const tool of this.#tools.values()) {
+      this.#prepareContext.validator(tool).compile();
+      const outputSchema = tool.definition.outputSchema;
+      if (outputSchema !== undefined) this.#validators.get(tool.name, outputSchema).compile();
+    }
   }
 
   /** The validator cache's figures: `{ size, max, hits, misses, evictions }`. */

@@ -35,6 +35,11 @@ export interface CompiledValidator {
    * a typed object schema; `undefined` otherwise (the plain copy, then `Check`).
    */
   readonly fused: FusedCopy | undefined;
+  /**
+   * Compiles the check now, where it would compile on its second use (see `CompiledOnSecondUse`).
+   * @throws ToolDefinitionError when the schema cannot compile
+   */
+  compile(): void;
 }
 
 /**
@@ -204,6 +209,10 @@ class ValidatorEntry implements CompiledValidator {
 
   Check(value: unknown): boolean {
     return this.#validator.Check(value);
+  }
+
+  compile(): void {
+    if (this.#validator instanceof CompiledOnSecondUse) this.#validator.compile();
   }
 
   explain(value: unknown): string[] {

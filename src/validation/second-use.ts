@@ -66,6 +66,14 @@ export class CompiledOnSecondUse implements TypeBoxCheck {
     return true;
   }
 
+  /**
+   * Compiles the check now, if it was not yet (`compileAll`).
+   * @throws Error the error `compiling.failed` makes, when the schema cannot compile
+   */
+  compile(): void {
+    if (this.#compiled === undefined) this.#compile();
+  }
+
   #compile(): TypeBoxCheck {
     const started = performance.now();
     try {
