@@ -65,7 +65,9 @@ export interface ToolContext {
   /**
    * Aborted when the caller's signal aborts or the call times out; pass it on
    * to I/O. A call with neither gets a shared signal that never aborts (and
-   * keeps no listeners).
+   * keeps no listeners). A `dispatch` with a `signal` and no time limit gets
+   * that signal itself; under a time limit, and in `dispatchAll` or a stream,
+   * each call has a signal of its own, which never aborts once the call has settled.
    */
   signal: AbortSignal;
   /** What the caller passed as `data` to `dispatch` or `dispatchAll` (the user, the tenant…), else `undefined`. */
