@@ -77,7 +77,9 @@ export class CallObservation implements ObservedCall {
 
 /** Whether any of `observers` observes calls now (see {@link CallObserver.active}). */
 export function observing(observers: readonly CallObserver[]): boolean {
-  for (const observer of observers) {
+  // An indexed loop: asked on every call, inlined into dispatch inside its try block, where a for-of measured slower.
+  for (let index = 0; index < observers.length; index++) {
+    const observer = observers[index]!;
     if (observer.active === undefined) return true;
     try {
       if (observer.active()) return true;
