@@ -69,6 +69,28 @@ describe("the fused copy-and-check", () => {
     );
   }, 600_000);
 
+  it("counts a string's length in code points, as the compiled check does, where its UTF-16 length cannot decide", () => {
+    const schema = Type.Object({ name: Type.String({ minLength: 2, maxLength: 3 }), tag: Type.Optional(Type.String({ maxLength: 1 })), note: Type.Optional(Type.String({ minLength: 2 })) });
+    const cases: Array<[Record<string, unknown>, boolean]> = [
+      [{ name: "ab" }, true],
+      [{ name: "a" }, false],
+      [{ name: "abcd" }, false],
+      [{ name: "😀😀" }, true],
+      [{ name: "😀😀😀" }, true],
+      [{ name: "😀😀😀😀" }, false],
+      [{ name: "😀" }, false],
+      [{ name: "a😀" }, true],
+      [{ name: "ab", tag: "😀" }, true],
+      [{ name: "ab", tag: "😀😀" }, false],
+      [{ name: "ab", note: "😀" }, false],
+      [{ name: "ab", note: "\ud800\udc00".slice(0, 1) + "x" }, true],
+    ];
+    for (const [value, valid] of cases) {
+      expect(fusedPath(schema, value), JSON.stringify(value)).toEqual(plainPath(schema, value));
+      expect(fusedPath(schema, value)).toMatchObject({ valid });
+    }
+  });
+
   it("reads each property once, as the plain copy does, on the valid and on the invalid path", () => {
     const schema = Type.Object({ a: Type.String(), b: Type.Object({ c: Type.Integer() }) });
     for (const c of [1, "not an integer"]) {

@@ -234,9 +234,12 @@ class Generator {
     }
     const strings = [...shared];
     if (typeof schema.minLength === "number" || typeof schema.maxLength === "number") {
-      strings.unshift("(n = H.codePointCount(v), true)");
-      if (typeof schema.minLength === "number") strings.push(`n >= ${schema.minLength}`);
-      if (typeof schema.maxLength === "number") strings.push(`n <= ${schema.maxLength}`);
+      // A string of L UTF-16 units has between L/2 and L code points: most lengths decide without counting them.
+      const min = typeof schema.minLength === "number" ? schema.minLength : undefined;
+      const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+      const certain = [max === undefined ? "" : `v.length <= ${max}`, min === undefined ? "" : `v.length >= ${2 * min}`].filter((test) => test !== "");
+      const counted = ["(n = H.codePointCount(v), true)", min === undefined ? "" : `n >= ${min}`, max === undefined ? "" : `n <= ${max}`].filter((test) => test !== "");
+      strings.unshift(`((${certain.join(" && ")}) || (${counted.join(" && ")}))`);
     }
     if (typeof schema.pattern === "string") {
       const compiled = compilePattern(schema.pattern);
