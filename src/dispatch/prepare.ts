@@ -94,8 +94,7 @@ export function prepareCall(fields: CallFields, context: PrepareContext, allowed
  * throwing it: a refusal is an answer the model reads, as common as a valid call, and throwing it
  * would cost more than checking a small call (V8 looks for the handler and records where the
  * throw came from, about half a microsecond at a dispatch's depth).
- * @throws UnknownToolError, ToolNotAllowedError, ToolDefinitionError as {@link prepareCall} does,
- * and ToolArgumentsValidationError when the arguments cannot even be copied
+ * @throws UnknownToolError, ToolNotAllowedError, ToolDefinitionError as {@link prepareCall} does
  */
 export function prepareOrRefuse(fields: CallFields, context: PrepareContext, allowed?: (toolName: string) => boolean): PreparedCall | ToolArgumentsValidationError {
   const tool = lookUpTool(fields, context, allowed);
@@ -117,7 +116,8 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
       outcome = checkValue(validator, value);
     }
   } catch (error) {
-    throw error instanceof ToolArgumentsValidationError ? refused(context, tool, raw, undefined, error) : error;
+    if (error instanceof ToolArgumentsValidationError) return refused(context, tool, raw, undefined, error);
+    throw error;
   }
   if (outcome === CheckOutcome.Valid) {
     if (tool.lastRefusal !== undefined) context.failures.forget(tool);
