@@ -336,7 +336,7 @@ export class ToolRegistry {
     try {
       if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval), true);
       // Observed from the start, so that a refused call is observed too.
-      if (this.#observers.length > 0 && observing(this.#observers)) return this.#settle(call, run, undefined).then(resultValue);
+      if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, undefined).then(resultValue);
       prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
     } catch (error) {
       return subscribedRejection(error);
@@ -455,8 +455,13 @@ export class ToolRegistry {
    * @param traceparent the trace context the call arrived with (an envelope's), for observers
    */
   #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
+    if (this.#observers.length === 0 || !observing(this.#observers)) return this.#settleFields(call, readCall(call), run, undefined);
+    return this.#settleObserved(call, run, traceparent);
+  }
+
+  /** {@link ToolRegistry.#settle} for a call its observers observe (the caller asked them). */
+  #settleObserved(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
     const fields = readCall(call);
-    if (this.#observers.length === 0 || !observing(this.#observers)) return this.#settleFields(call, fields, run, undefined);
     const observation = new CallObservation(fields.id, fields.shownName, traceparent);
     return observed(this.#observers, observation, () => this.#settleFields(call, fields, run, observation));
   }
