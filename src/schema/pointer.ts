@@ -20,6 +20,13 @@ export function appendSegment(pointer: string, segment: string | number): string
   return `${pointer}/${typeof segment === "number" ? segment : escapeSegment(segment)}`;
 }
 
+/** The JSON Pointer of `segments`, then `child` when given (`""` for the root). */
+export function pointerOf(segments: ReadonlyArray<string | number>, child?: string | number): string {
+  let pointer = "";
+  for (let index = 0; index < segments.length; index++) pointer = appendSegment(pointer, segments[index]!);
+  return child === undefined ? pointer : appendSegment(pointer, child);
+}
+
 /** The segments of a `#/…` reference, decoded; `undefined` when it is not a local pointer or its percent-encoding is broken. */
 export function refSegments(ref: string): string[] | undefined {
   if (ref === "#") return [];

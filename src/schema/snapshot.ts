@@ -1,5 +1,5 @@
 import { MAX_SCHEMA_DEPTH } from "./keywords.js";
-import { appendSegment } from "./pointer.js";
+import { pointerOf } from "./pointer.js";
 
 /** A schema that cannot be snapshot: where, and why. */
 export interface SnapshotProblem {
@@ -20,7 +20,7 @@ export function snapshotSchema(schema: object): { snapshot: object } | { problem
   const path: Array<string | number> = [];
   let problem: SnapshotProblem | undefined;
   const fail = (text: string, last?: string): void => {
-    problem = { pointer: pointerOf(last === undefined ? path : [...path, last]), problem: text };
+    problem = { pointer: pointerOf(path, last) || "/", problem: text };
   };
   const copy = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null || problem !== undefined) return value;
@@ -76,9 +76,3 @@ export function snapshotSchema(schema: object): { snapshot: object } | { problem
   return problem === undefined ? { snapshot } : { problem };
 }
 
-/** The JSON Pointer of `segments`, `/` for the root. */
-function pointerOf(segments: ReadonlyArray<string | number>): string {
-  let pointer = "";
-  for (const segment of segments) pointer = appendSegment(pointer, segment);
-  return pointer || "/";
-}

@@ -4,7 +4,7 @@ import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { codePointCount } from "../schema/string-length.js";
-import { appendSegment } from "../schema/pointer.js";
+import { pointerOf } from "../schema/pointer.js";
 import type { Issue } from "../text/issues.js";
 import { SchemaReferences } from "../schema/references.js";
 import { type ApplicatorPlan, type ArrayPlan, type NodePlan, type NumberPlan, type ObjectPlan, PlanBook, type StringPlan } from "./plan.js";
@@ -92,10 +92,7 @@ class Walk {
 
   /** Reports an issue at the current path, or at its `child`. */
   report(message: string, child?: string | number): void {
-    let pointer = "";
-    for (let index = 0; index < this.path.length; index++) pointer = appendSegment(pointer, this.path[index]!);
-    if (child !== undefined) pointer = appendSegment(pointer, child);
-    this.issues.push({ pointer, message });
+    this.issues.push({ pointer: pointerOf(this.path, child), message });
     if (this.issues.length >= this.maxIssues) throw WALK_END;
   }
 }
