@@ -79,3 +79,17 @@ export function checkRegistry<T>(value: T): T {
   if (typeof shape?.list === "function" && typeof shape.register === "function" && typeof shape.dispatch === "function") return value;
   throw new TypeError(`registry must be a ToolRegistry, got ${describeOption(value)}`);
 }
+
+/** An approval token option: a string, or unset. */
+export function optionalToken(option: string, value: unknown): string | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  throw new TypeError(`${option} must be an approval token (a string), got ${describeOption(value)}`);
+}
+
+/** `dispatchAll`'s `approvals`: tokens by call id, or unset (the registry's and a queue's). */
+export function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`approvals must be an object of tokens by tool call id, got ${describeOption(value)}`);
+  for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);
+  return value as Readonly<Record<string, string>>;
+}

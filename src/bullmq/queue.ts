@@ -6,7 +6,7 @@ import type { ToolCallEnvelope } from "../execution/envelope.js";
 import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { allowTest } from "../dispatch/allow.js";
-import { checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, positiveInteger } from "../options.js";
+import { checkApprovals, checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, optionalToken, positiveInteger } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { isRecord } from "../objects.js";
 import { resultValue } from "../results/value.js";
@@ -109,8 +109,7 @@ class QueueClient implements ToolQueue {
 
   async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {
     const signal = optionalSignal("signal", options?.signal);
-    const approval = options?.approval;
-    if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
+    const approval = optionalToken("approval", options?.approval);
     return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval, allowTest(options?.allow)));
   }
 
@@ -121,7 +120,7 @@ class QueueClient implements ToolQueue {
     const signal = optionalSignal("signal", options?.signal);
     const allowed = allowTest(options?.allow);
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
-    const approvals = options?.approvals;
+    const approvals = checkApprovals(options?.approvals);
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const work = async (): Promise<void> => {

@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError
 import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
-import { describeOption, optionalSignal } from "../options.js";
+import { optionalSignal, optionalToken } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -74,8 +74,7 @@ export interface EnvelopeServices {
  * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form to fingerprint
  */
 export async function makeEnvelope(services: EnvelopeServices, call: ToolCallContent, options: EnvelopeOptions = {}): Promise<ToolCallEnvelope> {
-  const approval = options?.approval;
-  if (approval !== undefined && typeof approval !== "string") throw new TypeError(`approval must be an approval token (a string), got ${describeOption(approval)}`);
+  const approval = optionalToken("approval", options?.approval);
   const prepared = services.prepare(call, allowTest(options?.allow));
   const { tool, toolCallId } = prepared;
   const args = JSON.parse(JSON.stringify(prepared.args)) as { [key: string]: JsonValue };

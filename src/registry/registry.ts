@@ -16,7 +16,7 @@ import { ResourceLocks } from "../policy/locks.js";
 import { allowTest } from "../dispatch/allow.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
-import { describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, positiveInteger } from "../options.js";
+import { checkApprovals, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger } from "../options.js";
 import { resultValue } from "../results/value.js";
 import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
 import { ArgumentStream, type ArgumentStreamOptions } from "../streaming/argument-stream.js";
@@ -687,20 +687,6 @@ function outcomeResult(outcome: Outcome, toolCallId: string, toolName: string, p
     case "error":
       return toFailure(toolCallId, toolName, outcome.error, modelNamesOf(call));
   }
-}
-
-/** An approval token option: a string, or unset. */
-function optionalToken(option: string, value: unknown): string | undefined {
-  if (value === undefined || typeof value === "string") return value;
-  throw new TypeError(`${option} must be an approval token (a string), got ${describeOption(value)}`);
-}
-
-/** `dispatchAll`'s `approvals`: tokens by call id, or unset. */
-function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`approvals must be an object of tokens by tool call id, got ${describeOption(value)}`);
-  for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);
-  return value as Readonly<Record<string, string>>;
 }
 
 /** A ledger store: an object with `get`, `set` and `delete` functions, or unset. */
