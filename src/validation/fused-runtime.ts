@@ -11,7 +11,6 @@ import {
   HoleFound,
   holeAt,
   MAX_FAST_ARRAY_LENGTH,
-  type PathLink,
   recoverFastCopy,
 } from "./copy.js";
 
@@ -21,23 +20,6 @@ export interface FusedState {
   invalid: boolean;
   /** A part of the value was copied without being checked (a keyword or a value the generated code does not check): the copy needs the full check. */
   unchecked: boolean;
-}
-
-/** A child object or array, checked and copied by `copy`, naming its segment if a hole is found below it (as the plain copy does). */
-function nested(
-  copy: (value: object, depth: number, parent: PathLink, state: FusedState) => unknown,
-  value: object,
-  depth: number,
-  segment: string | number,
-  parent: PathLink,
-  state: FusedState,
-): unknown {
-  try {
-    return copy(value, depth, parent, state);
-  } catch (error) {
-    if (error instanceof HoleFound) error.segments.push(String(segment));
-    throw error;
-  }
 }
 
 /** `error`, to throw again, with `segment` added to its path when it is a hole found below a child (as the plain copy names it). */
@@ -64,7 +46,5 @@ export const FUSED_HELPERS = Object.freeze({
   isMultipleOf,
   maxFastArrayLength: MAX_FAST_ARRAY_LENGTH,
   namingSegment,
-  // Called by the fused code of earlier versions, which modules written by precompileValidators may hold.
-  nested,
   recoverFastCopy,
 });
