@@ -1,7 +1,7 @@
 import { describeOption } from "../options.js";
 
 /** BullMQ's own default key prefix. */
-export const DEFAULT_PREFIX = "bull";
+const DEFAULT_PREFIX = "bull";
 
 /**
  * A queue name: a non-empty string.
@@ -10,6 +10,16 @@ export const DEFAULT_PREFIX = "bull";
 export function checkQueueName(value: unknown): string {
   if (typeof value === "string" && value !== "") return value;
   throw new TypeError(`queueName must be a non-empty string, got ${describeOption(value)}`);
+}
+
+/**
+ * A key prefix: a string, BullMQ's own (`bull`) when unset.
+ * @throws TypeError naming the option
+ */
+export function checkPrefix(value: unknown): string {
+  if (value === undefined) return DEFAULT_PREFIX;
+  if (typeof value === "string") return value;
+  throw new TypeError(`prefix must be a string, got ${describeOption(value)}`);
 }
 
 /** The Redis channel on which a queue asks its workers to cancel a job its caller gave up on. */

@@ -16,7 +16,7 @@ import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult }
 import { connect, describeConnection, type RedisConnection, whenReady } from "./connection.js";
 import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 import { resultFromWire } from "./results.js";
-import { cancelChannel, checkQueueName, DEFAULT_PREFIX, replaceClaimKey } from "./names.js";
+import { cancelChannel, checkPrefix, checkQueueName, replaceClaimKey } from "./names.js";
 
 /** Options of {@link createToolQueue}. */
 export interface ToolQueueOptions {
@@ -73,8 +73,7 @@ const DEFAULT_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 10_000 }, re
 export function createToolQueue(registry: ToolRegistry, options: ToolQueueOptions): ToolQueue {
   checkRegistry(registry);
   const queueName = checkQueueName(options?.queueName);
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${describeOption(prefix)}`);
+  const prefix = checkPrefix(options.prefix);
   const connectTimeoutMs = milliseconds("connectTimeoutMs", options.connectTimeoutMs) ?? 2_000;
   const jobOptions = { ...DEFAULT_JOB_OPTIONS, ...options.jobOptions };
   // Commands fail rather than wait while Redis is away; the queue's own client and a blocking one for events.

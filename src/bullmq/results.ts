@@ -65,7 +65,7 @@ function errorToWire(error: Error, depth: number): WireError {
 
 /** One of this library's error classes, which the other side rebuilds as such. */
 function isOwnError(error: Error): boolean {
-  return (error instanceof ToolRegistryError || error instanceof ToolQueueConnectionError) && CLASSES.get(error.name) !== undefined;
+  return error instanceof ToolRegistryError && CLASSES.get(error.name) !== undefined;
 }
 
 function ownFields(error: Error): { [key: string]: JsonValue } {

@@ -7,7 +7,7 @@ import { checkRegistry, describeOption, positiveInteger } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { connect, type RedisConnection } from "./connection.js";
 import { limiterOf } from "./limiter.js";
-import { cancelChannel, checkQueueName, DEFAULT_PREFIX } from "./names.js";
+import { cancelChannel, checkPrefix, checkQueueName } from "./names.js";
 import { resultToWire } from "./results.js";
 
 /** Options of {@link createToolWorker}. */
@@ -51,8 +51,7 @@ export interface ToolWorker {
 export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOptions): ToolWorker {
   checkRegistry(registry);
   const queueName = checkQueueName(options?.queueName);
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${describeOption(prefix)}`);
+  const prefix = checkPrefix(options.prefix);
   const concurrency = positiveInteger("concurrency", options.concurrency ?? 1);
   const workerOptions = options.workerOptions ?? {};
   if (typeof workerOptions !== "object" || workerOptions === null) throw new TypeError(`workerOptions must be an object, got ${describeOption(workerOptions)}`);
