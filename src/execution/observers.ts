@@ -91,7 +91,7 @@ export function observing(observers: readonly CallObserver[]): boolean {
 }
 
 /** The first W3C `traceparent` an observer gives for the current context, if any. */
-export function traceparentOf(observers: readonly CallObserver[]): string | undefined {
+export function observersTraceparent(observers: readonly CallObserver[]): string | undefined {
   for (const observer of observers) {
     try {
       const traceparent = observer.traceparent?.();

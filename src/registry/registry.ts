@@ -10,7 +10,7 @@ import { CallLedger, type LedgerStats } from "../execution/effects.js";
 import { type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
 import { callFingerprint } from "../execution/fingerprint.js";
 import { Governor, type Outcome } from "../execution/governor.js";
-import { CallObservation, type CallObserver, observed, observing, traceparentOf } from "../execution/observers.js";
+import { CallObservation, type CallObserver, observed, observing, observersTraceparent } from "../execution/observers.js";
 import { checkHooks, type ToolHooks } from "../execution/hooks.js";
 import { ResourceLocks } from "../policy/locks.js";
 import { allowTest } from "../dispatch/allow.js";
@@ -608,7 +608,7 @@ export class ToolRegistry {
       prepare: (call, allowed) => prepareCall(readCall(call), this.#prepareContext, allowed),
       tool: (name) => this.#tools.get(name),
       timeoutOf: (tool) => this.#timeoutOf(tool),
-      traceparent: () => traceparentOf(this.#observers),
+      traceparent: () => observersTraceparent(this.#observers),
       settle: (call, signal, approval, data, traceparent) =>
         this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent),
     };
