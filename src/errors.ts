@@ -152,9 +152,16 @@ export class ToolTimeoutError extends ToolExecutionError {
  */
 export class ToolAbortedError extends ToolExecutionError {
   override readonly name = "ToolAbortedError";
+  /**
+   * Whether the handler had started (or may have, on a worker): `false` when the abort came
+   * before it ran (while the call waited for its turn, or its arguments were still streaming),
+   * so nothing of it ran.
+   */
+  readonly started: boolean;
 
-  constructor(toolName: string, toolCallId: string, reason: unknown) {
-    super(toolName, toolCallId, reason, abortedMessage(toolName));
+  constructor(toolName: string, toolCallId: string, reason: unknown, started = true) {
+    super(toolName, toolCallId, reason, started ? abortedMessage(toolName) : abortedBeforeStartMessage(toolName));
+    this.started = started;
   }
 }
 
@@ -360,6 +367,11 @@ export function waitTimeoutMessage(toolName: string, timeoutMs: number): string 
 /** `Tool "<name>" was aborted`. */
 export function abortedMessage(toolName: string): string {
   return `Tool ${describeName(toolName)} was aborted`;
+}
+
+/** `Tool "<name>" was aborted before it ran`. */
+export function abortedBeforeStartMessage(toolName: string): string {
+  return `Tool ${describeName(toolName)} was aborted before it ran`;
 }
 
 /** `Tool "<name>" needs the user's approval…`. */

@@ -148,6 +148,7 @@ describe("registry.dispatchStream", () => {
     const byId = Object.fromEntries(results(run.events).map((event) => [event.toolCallId, event.result]));
     expect(byId.a).toMatchObject({ isError: false, value: "ok" });
     expect(byId.b!.isError && byId.b!.error).toBeInstanceOf(ToolAbortedError);
+    expect(byId.b!.isError && byId.b!.error).toMatchObject({ started: false });
     expect(byId.c!.isError && (byId.c!.error as ToolArgumentsValidationError).issues).toEqual(["/path: must be string"]);
   });
 

@@ -227,6 +227,24 @@ describe("registry.execute", () => {
     expect(worker.executionStats()).toEqual(localRegistry.executionStats());
   });
 
+  it("tells a deadline that passed while the call waited for its turn as a timeout before it ran, as dispatchAll does", async () => {
+    let finish!: () => void;
+    const handler = vi.fn<PayHandler>().mockImplementationOnce(() => new Promise<string>((resolve) => (finish = () => resolve("paid first"))));
+    const { registry: worker } = payRegistry(handler, { concurrency: 1 });
+    const holding = worker.execute(await payRegistry().registry.envelope(call));
+    const { registry: sender } = payRegistry(undefined, { timeoutMs: 30 });
+    const waited = failure(await worker.execute(await sender.envelope({ ...call, id: "c2" }))) as ToolTimeoutError;
+    const localRegistry = payRegistry(vi.fn<PayHandler>(() => new Promise(() => {})), { concurrency: 1, timeoutMs: 30 }).registry;
+    void localRegistry.dispatchAll([{ ...call, id: "c1" }]);
+    const [local] = await localRegistry.dispatchAll([{ ...call, id: "c2" }]);
+    expect(waited).toBeInstanceOf(ToolTimeoutError);
+    expect(waited).toMatchObject({ started: false, timeoutMs: 30, toolCallId: "c2" });
+    expect(waited.message).toBe(failure(local!).message);
+    expect(handler).toHaveBeenCalledOnce();
+    finish();
+    expect((await holding).status).toBe("ok");
+  });
+
   it("aborts the handler when the caller's signal aborts", async () => {
     const { registry: sender } = payRegistry();
     const { registry: worker } = payRegistry(vi.fn((_args, { signal }: ToolContext) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)))));

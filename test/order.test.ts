@@ -107,7 +107,9 @@ describe("exclusive and shared resources", () => {
     const controller = new AbortController();
     const waiting = registry.dispatch(toolCall("wait", { id: "b" }), { signal: controller.signal });
     controller.abort();
-    expect(await rejectionOf(waiting)).toMatchObject({ name: "ToolAbortedError" });
+    const error = await rejectionOf(waiting);
+    expect(error).toMatchObject({ name: "ToolAbortedError", started: false });
+    expect((error as Error).message).toContain("was aborted before it ran");
     finish();
     await holding;
   });

@@ -418,6 +418,7 @@ describe("timeouts and aborts", () => {
     setTimeout(() => controller.abort(new Error("user pressed stop")), 5);
     const error = (await rejectionOf(pending)) as ToolAbortedError;
     expect(error).toBeInstanceOf(ToolAbortedError);
+    expect(error.started).toBe(true);
     expect(handlerSawAbort).toBe(true);
   });
 
@@ -426,6 +427,7 @@ describe("timeouts and aborts", () => {
     const registry = new ToolRegistry().register(readTool, handler);
     const error = await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }), { signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(ToolAbortedError);
+    expect(error).toMatchObject({ started: false });
     expect(handler).not.toHaveBeenCalled();
   });
 

@@ -168,8 +168,8 @@ class QueueClient implements ToolQueue {
   /** Enqueues the envelope and waits for its job's result, its deadline, or the caller's abort. */
   async #run(envelope: ToolCallEnvelope, caller: AbortFanOut | undefined): Promise<JsonValue> {
     const { toolCallId, toolName } = envelope;
-    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason);
-    if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"));
+    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false);
+    if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"), false);
     const jobId = await jobIdOf(envelope);
     await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
       throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });

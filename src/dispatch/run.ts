@@ -83,7 +83,7 @@ export function runCall(
 ): Promise<unknown> {
   if (caller === undefined && timeoutMs === undefined) return invoke(prepared, tracker, data);
   const { tool, toolCallId } = prepared;
-  if (caller?.signal.aborted) return Promise.reject(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason));
+  if (caller?.signal.aborted) return Promise.reject(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason, false));
   let stop: CallStop | undefined;
   let result: unknown;
   tracker.running++;

@@ -143,9 +143,10 @@ async function settleBy(services: EnvelopeServices, call: ToolCallContent, envel
   const timer = setTimeout(() => deadline.abort(timeout), envelope.deadline! - Date.now());
   try {
     const result = await services.settle(call, signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]), envelope.approval, data, envelope.traceparent);
-    // The deadline reaches the handler as an abort: it is told as the timeout it is.
-    if (result.status === "error" && result.error instanceof ToolAbortedError && result.error.cause === timeout) return toFailure(toolCallId, toolName, timeout);
-    return result;
+    // The deadline reaches the call as an abort: it is told as the timeout it is, which came
+    // before the handler ran when the call was still waiting for its turn.
+    if (result.status !== "error" || !(result.error instanceof ToolAbortedError) || result.error.cause !== timeout) return result;
+    return toFailure(toolCallId, toolName, result.error.started ? timeout : new ToolTimeoutError(toolName, toolCallId, timeout.timeoutMs, false));
   } finally {
     clearTimeout(timer);
   }

@@ -206,14 +206,14 @@ class Hold {
    */
   async acquire(toolName: string, toolCallId: string, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<void> {
     if (this.ticket.held) return;
-    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason);
+    if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe: (() => void) | undefined;
     try {
       await new Promise<void>((resolve, reject) => {
         this.ticket.granted.then(resolve, reject);
         if (timeoutMs !== undefined) timer = setTimeout(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, false)), timeoutMs);
-        unsubscribe = caller?.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason)));
+        unsubscribe = caller?.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false)));
       });
     } finally {
       if (timer !== undefined) clearTimeout(timer);

@@ -209,7 +209,7 @@ class StreamRun {
       // Arguments cut short by an abort were not the model's mistake: the call was stopped.
       if (stopped && call.invalid === undefined && call.reader?.complete !== true) {
         if (call.toolName === undefined) this.#announce(call, "", undefined, events);
-        this.#fail(call, new ToolAbortedError(call.shownName, call.toolCallId, this.#abortReason()), events);
+        this.#fail(call, new ToolAbortedError(call.shownName, call.toolCallId, this.#abortReason(), false), events);
       } else {
         this.#end(call, events, stopped);
       }
