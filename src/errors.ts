@@ -3,8 +3,11 @@ import type { ApprovalRequest } from "./execution/approvals.js";
 
 /** Base class of every error this library throws or rejects with on purpose. */
 export class ToolRegistryError extends Error {
-  override readonly name: string = "ToolRegistryError";
+  // On the prototype: each subclass defines its own `name` on its instances, and a second
+  // definition of the same field on every error would cost more than the rest of a refusal's object.
+  declare readonly name: string;
 }
+Object.defineProperty(ToolRegistryError.prototype, "name", { value: "ToolRegistryError", writable: true, configurable: true });
 
 /** One problem of a tool definition: where, and what. */
 export interface DefinitionProblem {
@@ -75,13 +78,17 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
 
   /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
   constructor(toolName: string, issues: readonly string[], repeats = 0) {
+    const message = validationMessage(toolName, issues);
+    // A limit that is not a number makes V8 skip capturing frames altogether (a limit of 0 still
+    // walks the stack); `stack` is then written as it would read with no frames.
     const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    Error.stackTraceLimit = undefined as unknown as number;
     try {
-      super(validationMessage(toolName, issues));
+      super(message);
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }
+    this.stack = `ToolArgumentsValidationError: ${message}`;
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
     this.repeats = repeats;

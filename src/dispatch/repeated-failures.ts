@@ -59,7 +59,7 @@ export class RepeatedFailures {
     } else {
       fingerprint = value === undefined ? "" : valueHash(value);
     }
-    const repeats = last !== undefined && last.message === error.message && sameFingerprint(last.fingerprint, fingerprint) ? last.repeats + 1 : 0;
+    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && last.message === error.message ? last.repeats + 1 : 0;
     this.#keptCharacters += keptLength(fingerprint) - released;
     tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;

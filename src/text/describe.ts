@@ -11,12 +11,23 @@ export function cut(text: string, max: number): string {
 const MAX_NAME_CHARACTERS = 128;
 const MAX_DETAIL_CHARACTERS = 1000;
 
+/** The name {@link describeName} quoted last, and its quoted form: a registry's messages name the same few tools again and again. */
+let lastName = "";
+let lastDescribed = '""';
+
 /**
  * Quotes a tool name for a message: JSON string escaping (so control characters
  * and quotes cannot break the message's lines) and a bounded length.
  */
 export function describeName(name: string): string {
-  return JSON.stringify(cut(name, MAX_NAME_CHARACTERS));
+  if (name === lastName) return lastDescribed;
+  const described = JSON.stringify(cut(name, MAX_NAME_CHARACTERS));
+  // Only a name that could be registered is kept: a long unknown one is not held on to.
+  if (name.length <= MAX_NAME_CHARACTERS) {
+    lastName = name;
+    lastDescribed = described;
+  }
+  return described;
 }
 
 /** Names the kind of a value without showing it: `string`, `array`, `null`, `Date`. */

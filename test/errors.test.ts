@@ -1,0 +1,41 @@
+import { types } from "node:util";
+import { describe, expect, it } from "vitest";
+import { ToolArgumentsValidationError, ToolRegistryError, UnknownToolError } from "../src/index.js";
+
+describe("ToolArgumentsValidationError", () => {
+  it("is a native Error whose stack is its message, with no frames", () => {
+    const error = new ToolArgumentsValidationError("read", ["/offset: must be integer"]);
+    expect(types.isNativeError(error)).toBe(true);
+    expect(error).toBeInstanceOf(ToolRegistryError);
+    expect(error.stack).toBe(`ToolArgumentsValidationError: ${error.message}`);
+    expect(error.stack).not.toMatch(/\n\s+at /);
+  });
+
+  it("leaves Error.stackTraceLimit as it found it", () => {
+    const before = Error.stackTraceLimit;
+    new ToolArgumentsValidationError("read", []);
+    expect(Error.stackTraceLimit).toBe(before);
+    expect(new Error("after").stack).toMatch(/\n\s+at /);
+  });
+
+  it("names each tool in its own message when tools alternate", () => {
+    const names = ["read", "write", "read", 'say "hi"\n', "read"];
+    const messages = names.map((name) => new ToolArgumentsValidationError(name, ["/: x"]).message);
+    expect(messages.map((message) => message.split(":")[0])).toEqual([
+      'Invalid arguments for tool "read"',
+      'Invalid arguments for tool "write"',
+      'Invalid arguments for tool "read"',
+      'Invalid arguments for tool "say \\"hi\\"\\n"',
+      'Invalid arguments for tool "read"',
+    ]);
+  });
+});
+
+describe("ToolRegistryError", () => {
+  it("has its name on its prototype, and each subclass its own name on its instances", () => {
+    expect(new ToolRegistryError("x").name).toBe("ToolRegistryError");
+    const unknown = new UnknownToolError("reed", ["read"]);
+    expect(Object.keys(unknown)).toContain("name");
+    expect(JSON.parse(JSON.stringify(unknown))).toMatchObject({ name: "UnknownToolError", toolName: "reed" });
+  });
+});
