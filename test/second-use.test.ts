@@ -89,9 +89,13 @@ describe("a schema's check, compiled on its second use", () => {
   it("fails a result checked against an output schema that cannot compile with a ToolDefinitionError, not a result error", async () => {
     const withOutput = { ...search, name: "counted", outputSchema: Type.Object({ count: Type.Integer() }) };
     const registry = new ToolRegistry().register(withOutput, () => ({ count: 1 }));
-    expect(await registry.dispatch({ id: "c1", name: "counted", arguments: { query: "a" } })).toEqual({ count: 1 });
+    // A refusal uses the parameters schema only: the next call compiles it, and uses the output schema a first time.
+    await registry.dispatch({ id: "c1", name: "counted", arguments: { query: 1 } }).catch(() => undefined);
+    expect(await registry.dispatch({ id: "c2", name: "counted", arguments: { query: "a" } })).toEqual({ count: 1 });
     compiler.failing = true;
-    expect(await registry.dispatch({ id: "c2", name: "counted", arguments: { query: "b" } }).catch((caught: unknown) => caught)).toBeInstanceOf(ToolDefinitionError);
+    const error = await registry.dispatch({ id: "c3", name: "counted", arguments: { query: "b" } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).message).toContain("its outputSchema cannot compile (TypeBox gave up)");
   });
 
   it("decides as the compiled check on random schemas and values: TypeBox's interpreter and its compiled code agree", () => {

@@ -192,7 +192,7 @@ export class ToolRegistry {
       tracker: this.#tracker,
       hooks: () => this.#hooks,
       recheck: (tool, value) => recheckArguments(tool.name, validators.get(tool.name, tool.definition.parameters), value),
-      outputValidator: (tool) => validators.get(tool.name, tool.definition.outputSchema!),
+      outputValidator: (tool) => validators.get(tool.name, tool.definition.outputSchema!, "outputSchema"),
       maxResultBytes,
     });
   }
@@ -284,7 +284,7 @@ export class ToolRegistry {
     for (const tool of this.#tools.values()) {
       this.#prepareContext.validator(tool).compile();
       const outputSchema = tool.definition.outputSchema;
-      if (outputSchema !== undefined) this.#validators.get(tool.name, outputSchema).compile();
+      if (outputSchema !== undefined) this.#validators.get(tool.name, outputSchema, "outputSchema").compile();
     }
   }
 

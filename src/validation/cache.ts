@@ -42,6 +42,9 @@ export interface CompiledValidator {
   compile(): void;
 }
 
+/** What a schema is to the tool that asks for its validator: its `parameters`, or its `outputSchema`. */
+export type SchemaRole = "parameters" | "outputSchema";
+
 /**
  * How validators are keyed:
  * - `"identity"`: by the schema object; tools sharing one schema object share one validator.
@@ -103,7 +106,7 @@ export class ValidatorCache {
    * The validator of `schema`, compiled now if it is not cached.
    * @throws ToolDefinitionError when the schema cannot compile.
    */
-  get(toolName: string, schema: TSchema): CompiledValidator {
+  get(toolName: string, schema: TSchema, role: SchemaRole = "parameters"): CompiledValidator {
     const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
     // The key looked up last is already the most recent in the LRU: a repeat needs no reordering.
     if (key === this.#lastKey && this.#lastValidator !== undefined) {
@@ -115,7 +118,7 @@ export class ValidatorCache {
       this.#hits++;
     } else {
       this.#misses++;
-      validator = this.#compile(toolName, schema);
+      validator = this.#compile(toolName, schema, role);
       this.#validators.set(key, validator);
     }
     this.#lastKey = key;
@@ -148,7 +151,7 @@ export class ValidatorCache {
     return key;
   }
 
-  #compile(toolName: string, schema: TSchema): CompiledValidator {
+  #compile(toolName: string, schema: TSchema, role: SchemaRole): CompiledValidator {
     assertSoundSchema(toolName, schema);
     const started = performance.now();
     try {
@@ -157,7 +160,7 @@ export class ValidatorCache {
       const compiled: TypeBoxCheck =
         precompiled ??
         (Environment.CanEvaluate()
-          ? new CompiledOnSecondUse(transformSchema(schema), { took: (milliseconds) => (this.#compileMs += milliseconds), failed: (error) => cannotCompile(toolName, error) })
+          ? new CompiledOnSecondUse(transformSchema(schema), { took: (milliseconds) => (this.#compileMs += milliseconds), failed: (error) => cannotCompile(toolName, role, error) })
           : compileSchema(schema, true));
       if (!compiled.IsAccelerated()) this.#interpreted++;
       // Precompiled code brings its fused function; else it is generated on a later use, where code generation is allowed.
@@ -166,7 +169,7 @@ export class ValidatorCache {
       const Entry = namesInheritedProperties(schema) ? OwnPropertiesEntry : ValidatorEntry;
       return new Entry(compiled, schema, fused, makeFused);
     } catch (error) {
-      throw cannotCompile(toolName, error);
+      throw cannotCompile(toolName, role, error);
     } finally {
       this.#compileMs += performance.now() - started;
     }
@@ -255,9 +258,10 @@ function withNullPrototypes(value: unknown, copies: Map<object, unknown>): unkno
   return copy;
 }
 
-/** The error of a schema TypeBox cannot compile, for the tool that first used it. */
-function cannotCompile(toolName: string, error: unknown): ToolDefinitionError {
-  return new ToolDefinitionError(toolName, `its parameters schema cannot compile (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+/** The error of a schema TypeBox cannot compile, for the tool that first used it, in the role it had there. */
+function cannotCompile(toolName: string, role: SchemaRole, error: unknown): ToolDefinitionError {
+  const schema = role === "parameters" ? "its parameters schema" : "its outputSchema";
+  return new ToolDefinitionError(toolName, `${schema} cannot compile (${error instanceof Error ? error.message : String(error)})`, { cause: error });
 }
 
 /**
