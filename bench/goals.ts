@@ -1,4 +1,5 @@
 import { timingOf, type TimedGroup } from "./groups.js";
+import { median } from "./measure.js";
 
 /** A target on a measured ratio, whether this run met it, and whether the run can tell. */
 export interface Goal {
@@ -93,5 +94,26 @@ export function evaluateGoals(groups: readonly TimedGroup[], specs: readonly Goa
     const numerator = timingOf(group, spec.numerator);
     const denominator = timingOf(group, spec.denominator);
     return goal(spec.name, numerator.medianNs / denominator.medianNs, spec.comparison, spec.target, numerator.spread + denominator.spread);
+  });
+}
+
+/**
+ * The goals of several runs of the same groups, each in a process of its own, as one verdict: each
+ * goal's ratio is the median of its runs, and its spread the larger of the runs' median spread and
+ * their disagreement (half the range of their ratios, over the median). One process's timings
+ * share its compiled code and its heap, so they agree with each other more than with another
+ * process's; a goal is trusted only when fresh processes agree on its side of the target.
+ * A goal missing from some runs keeps the runs that have it.
+ * @throws Error when `runs` is empty
+ */
+export function combineRuns(runs: ReadonlyArray<readonly Goal[]>): Goal[] {
+  if (runs.length === 0) throw new Error("no runs to combine");
+  return runs[0]!.map((first) => {
+    const same = runs.map((run) => run.find((candidate) => candidate.name === first.name)).filter((found): found is Goal => found !== undefined);
+    const values = same.map((found) => found.value);
+    const value = median(values);
+    const disagreement = (Math.max(...values) - Math.min(...values)) / 2 / value;
+    const spread = Math.max(median(same.map((found) => found.spread)), disagreement);
+    return goal(first.name, value, first.comparison, first.target, spread);
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGoals, GOALS, goal, verdict } from "../bench/goals.js";
+import { combineRuns, evaluateGoals, GOALS, goal, verdict } from "../bench/goals.js";
+import { GOALS_LINE, goalsOf } from "../bench/goal-runs.js";
 import type { TimedGroup } from "../bench/groups.js";
 import { checkLine } from "../bench/report.js";
 
@@ -42,6 +43,27 @@ describe("bench goals", () => {
     expect(result!.spread).toBeCloseTo(0.05);
     expect(() => evaluateGoals([group], [{ name: "h", group: "large object", numerator: "dispatch", denominator: "reference", comparison: "<=", target: 1 }])).toThrow(/no group large object/);
     expect(() => evaluateGoals([group], [{ name: "i", group: "small object", numerator: "pi-ai", denominator: "dispatch", comparison: ">=", target: 15 }])).toThrow(/no case pi-ai/);
+  });
+
+  it("combines runs in fresh processes: the median ratio, trusted only when the processes agree on its side", () => {
+    const agreeing = combineRuns([[goal("g", 1.2, "<=", 1.5, 0.02)], [goal("g", 1.25, "<=", 1.5, 0.03)], [goal("g", 1.18, "<=", 1.5, 0.01)]]);
+    expect(agreeing).toHaveLength(1);
+    expect(agreeing[0]).toMatchObject({ name: "g", value: 1.2, pass: true, trusted: true });
+    // The larger of the processes' median spread (0.02) and their disagreement (half their range, over the median).
+    expect(agreeing[0]!.spread).toBeCloseTo((1.25 - 1.18) / 2 / 1.2);
+    expect(combineRuns([[goal("g", 1.2, "<=", 1.5, 0.05)], [goal("g", 1.21, "<=", 1.5, 0.06)], [goal("g", 1.2, "<=", 1.5, 0.04)]])[0]!.spread).toBeCloseTo(0.05);
+    // Each process is sure of itself (±2%), and one of them lands on the other side: not trusted.
+    const disagreeing = combineRuns([[goal("g", 1.05, "<=", 1.1, 0.02)], [goal("g", 1.2, "<=", 1.1, 0.02)], [goal("g", 1.04, "<=", 1.1, 0.02)]]);
+    expect(disagreeing[0]).toMatchObject({ value: 1.05, pass: true, trusted: false });
+    expect(disagreeing[0]!.spread).toBeCloseTo((1.2 - 1.04) / 2 / 1.05);
+    expect(combineRuns([[goal("only here", 2, ">=", 1)], []])[0]).toMatchObject({ value: 2, pass: true });
+    expect(() => combineRuns([])).toThrow(/no runs/);
+  });
+
+  it("reads a goal run's goals from its last goals line, whatever else it printed", () => {
+    const goals = [goal("g", 1.2, "<=", 1.5, 0.02)];
+    expect(goalsOf(`a library's warning\n${GOALS_LINE}[]\n${GOALS_LINE}${JSON.stringify(goals)}\n`)).toEqual(goals);
+    expect(() => goalsOf("nothing\n")).toThrow(/no goals/);
   });
 
   it("holds issue 11's targets: faster than the inline reference, cheap signals, MCP, cold start and refusals", () => {
