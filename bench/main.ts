@@ -100,6 +100,7 @@ const tracing = await section("tracing", () => runOtelOverhead(settings.perCall,
 printTracing(tracing);
 
 let timedGoals = evaluateGoals([...perCall.groups, ...mcp.groups, coldStart.group, tracing]);
+let goalProcesses = 1;
 // Under --check, fresh processes measure the goals' groups again: a verdict must hold across processes, not only within this one.
 if (settings.check && !settings.quick) {
   const reruns = await section("goal re-runs", () => {
@@ -107,11 +108,12 @@ if (settings.check && !settings.quick) {
     return measureGoalsInFreshProcesses(GOAL_PROCESSES, argv, (index) => progress.step(index + 1, `the goals' groups in fresh process ${index + 1} of ${GOAL_PROCESSES}`));
   });
   timedGoals = combineRuns([timedGoals, ...reruns]);
+  goalProcesses += reruns.length;
 }
 const goals = [...timedGoals, ...streaming.goals];
 const durationSeconds = (performance.now() - started) / 1e3;
 const files = writeResults({ machine, settings, argv, perCall, mcp, coldStart, behaviour, goals, cacheSweep, cacheKey, memory, streaming, tracing, sectionSeconds, durationSeconds });
-printSummary(goals, sectionSeconds, durationSeconds, files);
+printSummary(goals, sectionSeconds, durationSeconds, files, goalProcesses);
 if (settings.check) {
   const { line, ok } = checkLine(goals, settings.quick);
   console.log(`\n${line}`);

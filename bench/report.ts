@@ -125,10 +125,11 @@ export function printTracing(group: TimedGroup): void {
  * Prints the goals with the run's timing at the end of the run, and says so
  * when the run is too noisy to trust.
  */
-export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Record<string, number>>, durationSeconds: number, files: readonly string[]): void {
+export function printSummary(goals: readonly Goal[], sectionSeconds: Readonly<Record<string, number>>, durationSeconds: number, files: readonly string[], processes = 1): void {
   const { noisy } = verdict(goals);
   const noise = noisy.length === 0 ? "" : `; ${noisy.length} too noisy to trust`;
   section(`Goals: ${goals.filter((goal) => goal.pass).length} of ${goals.length} met${noise}`);
+  if (processes > 1) console.log(`\n  Each per-call, MCP, cold-start and tracing goal: the median of ${processes} processes (this run and ${processes - 1} fresh ones), its ± at least half their range.`);
   printGoals(goals);
   if (noisy.length > 0) {
     console.log(
