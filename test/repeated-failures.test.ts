@@ -70,6 +70,18 @@ describe("a repeated failure", () => {
     expect((await failure(registry, large)).content).toContain("2 times in a row");
   });
 
+  it("tells apart arguments that could not be read or copied by what was wrong with them", async () => {
+    const registry = calculator();
+    const unreadable = (): Record<string, unknown> => ({ type: "tool_call", id: "c", name: "add", get arguments(): never { throw new Error("gone"); } });
+    const uncopyable = { type: "tool_call" as const, id: "c", name: "add", arguments: { a: 1, b: () => 2 } };
+    const issuesOf = async (call: unknown) => (await registry.dispatchAll([call as never]))[0]! as ToolFailure;
+    expect((await issuesOf(unreadable())).error).toMatchObject({ repeats: 0 });
+    expect((await issuesOf(unreadable())).error).toMatchObject({ repeats: 1 });
+    const copied = await issuesOf(uncopyable);
+    expect(copied.error).toMatchObject({ repeats: 0 });
+    expect((copied.error as ToolArgumentsValidationError).issues).not.toEqual(["/: arguments must be a plain object"]);
+  });
+
   it("reaches code that catches dispatch's error: failureContent writes the same stronger text", async () => {
     const registry = calculator();
     await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));

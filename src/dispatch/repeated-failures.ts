@@ -32,8 +32,8 @@ const MAX_KEPT_CHARACTERS = 1 << 20;
  * JSON text as it is (up to 1,024 characters for every tool, and longer texts while all kept
  * texts together stay within 2^20 characters), else a hash of the text's length and a 3 KiB sample
  * of it; an object by a hash of its value. Its work runs on the refusal path only: at most one
- * comparison of two texts or one bounded hash, one pass over an object, and one comparison of two
- * messages.
+ * comparison of two texts or one bounded hash, one pass over an object, and, for arguments that
+ * could not be read or copied, one comparison of two messages.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
@@ -59,7 +59,11 @@ export class RepeatedFailures {
     } else {
       fingerprint = value === undefined ? "" : valueHash(value);
     }
-    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && last.message === error.message ? last.repeats + 1 : 0;
+    // The issues of a value are a function of the value (the tool's schema never changes): equal
+    // fingerprints of values or texts are the same issues, with no need to compare two messages (a
+    // new message is a string in pieces, which comparing would first join). Without a value (the
+    // arguments could not be read or copied), the messages tell the refusals apart.
+    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (fingerprint !== "" || last.message === error.message) ? last.repeats + 1 : 0;
     this.#keptCharacters += keptLength(fingerprint) - released;
     tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;
