@@ -93,3 +93,14 @@ export function checkApprovals(value: unknown): Readonly<Record<string, string>>
   for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);
   return value as Readonly<Record<string, string>>;
 }
+
+/**
+ * `dispatchAll`'s `approvals`, checked, as a look-up of a call's token by its id (own keys only);
+ * `undefined` when unset.
+ * @throws TypeError as {@link checkApprovals} does
+ */
+export function approvalLookup(value: unknown): ((toolCallId: string) => string | undefined) | undefined {
+  const approvals = checkApprovals(value);
+  if (approvals === undefined) return undefined;
+  return (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined);
+}

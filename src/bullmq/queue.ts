@@ -6,7 +6,8 @@ import type { ToolCallEnvelope } from "../execution/envelope.js";
 import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { allowTest } from "../dispatch/allow.js";
-import { checkApprovals, checkRegistry, describeOption, milliseconds, oneOf, optionalSignal, optionalToken, positiveInteger } from "../options.js";
+import { approvalLookup, checkRegistry, milliseconds, optionalSignal, optionalToken } from "../options.js";
+import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { isRecord } from "../objects.js";
 import { resultValue } from "../results/value.js";
@@ -113,25 +114,17 @@ class QueueClient implements ToolQueue {
   }
 
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
-    if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${describeOption(calls)}`);
-    const order = options?.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
-    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options?.concurrency ?? Infinity, true);
-    const signal = optionalSignal("signal", options?.signal);
-    const allowed = allowTest(options?.allow);
+    checkCalls(calls);
+    options ??= {};
+    const concurrency = concurrencyOf(options);
+    const signal = optionalSignal("signal", options.signal);
+    const allowed = allowTest(options.allow);
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
-    const approvals = checkApprovals(options?.approvals);
-    const results = new Array<ToolResult>(calls.length);
-    let next = 0;
-    const work = async (): Promise<void> => {
-      while (next < calls.length) {
-        const index = next++;
-        const call = calls[index]!;
-        const id = (call as { id?: unknown })?.id;
-        results[index] = await this.#settle(call, caller, typeof id === "string" && approvals !== undefined && Object.hasOwn(approvals, id) ? approvals[id] : undefined, allowed);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
-    return results;
+    const approvalOf = approvalLookup(options.approvals);
+    return settleAll(calls, concurrency, (call) => {
+      const id = (call as { id?: unknown } | null | undefined)?.id;
+      return this.#settle(call, caller, typeof id === "string" ? approvalOf?.(id) : undefined, allowed);
+    });
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,8 @@ import { ResourceLocks } from "../policy/locks.js";
 import { allowTest } from "../dispatch/allow.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
-import { checkApprovals, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger } from "../options.js";
+import { approvalLookup, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger } from "../options.js";
+import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import { resultValue } from "../results/value.js";
 import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
 import { ArgumentStream, type ArgumentStreamOptions } from "../streaming/argument-stream.js";
@@ -362,23 +363,12 @@ export class ToolRegistry {
    * positive integer or `Infinity`, or `signal` is not an AbortSignal
    */
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
-    if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${calls === null ? "null" : typeof calls}`);
+    checkCalls(calls);
     options ??= {};
-    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
-    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
-    const approvals = checkApprovals(options.approvals);
+    const concurrency = concurrencyOf(options);
     // One listener on the caller's signal for all the calls, however many run at once.
-    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
-    const results = new Array<ToolResult>(calls.length);
-    let next = 0;
-    const work = async (): Promise<void> => {
-      while (next < calls.length) {
-        const index = next++;
-        results[index] = await this.#settle(calls[index]!, run, undefined);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, work));
-    return results;
+    const run = runOptions(options, approvalLookup(options.approvals));
+    return settleAll(calls, concurrency, (call) => this.#settle(call, run, undefined));
   }
 
   /**
@@ -431,10 +421,8 @@ export class ToolRegistry {
       throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
     }
     options ??= {};
-    const order = options.order === undefined ? "parallel" : oneOf("order", options.order, ["parallel", "sequential"]);
-    const concurrency = order === "sequential" ? 1 : positiveInteger("concurrency", options.concurrency ?? Infinity, true);
-    const approvals = checkApprovals(options.approvals);
-    const run = runOptions(options, approvals === undefined ? undefined : (toolCallId) => (Object.hasOwn(approvals, toolCallId) ? approvals[toolCallId] : undefined));
+    const concurrency = concurrencyOf(options);
+    const run = runOptions(options, approvalLookup(options.approvals));
     const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
     const abortController = options.abortController;
     if (abortController !== undefined && !(abortController instanceof AbortController)) {
