@@ -19,14 +19,15 @@ const run = promisify(execFile);
  * processes, one after another (on a 2-core machine, two at once would time each other).
  * @param argv the bench's own arguments, so that each run measures with the same settings
  * @param onStart told before each process starts (for the progress line)
- * @throws Error when a process fails or writes no goals
+ * @throws Error when a process fails, runs past 10 minutes, or writes no goals
  */
 export async function measureGoalsInFreshProcesses(count: number, argv: readonly string[], onStart: (index: number) => void): Promise<Goal[][]> {
   const script = fileURLToPath(new URL("./goal-run-main.js", import.meta.url));
   const runs: Goal[][] = [];
   for (let index = 0; index < count; index++) {
     onStart(index);
-    const { stdout } = await run(process.execPath, ["--expose-gc", script, ...argv], { maxBuffer: 16 * 1024 * 1024 });
+    // A run takes about 40 s; one that has not ended in 10 minutes is stuck (an open handle), not slow.
+    const { stdout } = await run(process.execPath, ["--expose-gc", script, ...argv], { maxBuffer: 16 * 1024 * 1024, timeout: 600_000, killSignal: "SIGKILL" });
     runs.push(goalsOf(stdout));
   }
   return runs;

@@ -9,6 +9,7 @@ describe("ToolArgumentsValidationError", () => {
     expect(error).toBeInstanceOf(ToolRegistryError);
     expect(error.stack).toBe(`ToolArgumentsValidationError: ${error.message}`);
     expect(error.stack).not.toMatch(/\n\s+at /);
+    expect(Object.keys(error)).toEqual(["name", "toolName", "issues", "repeats"]);
   });
 
   it("leaves Error.stackTraceLimit as it found it", () => {

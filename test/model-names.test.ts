@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failureContent, ToolRegistry, Type, UnknownToolError, type ToolCallContent, type ToolResult } from "../src/index.js";
+import { failureContent, ToolAbortedError, ToolRegistry, ToolTimeoutError, Type, UnknownToolError, type ToolCallContent, type ToolResult } from "../src/index.js";
 import { anthropic, gemini, openAIChat, openAIResponses } from "../src/providers/index.js";
 import { rejectionOf } from "./support/fixtures.js";
 
@@ -81,6 +81,18 @@ describe("text for the model names tools as the model knows them", () => {
     const [failed, timedOut] = await registry.dispatchAll([read("uber_ride", '{"time":90}'), read("uber_slow", "{}")]);
     expect(contentOf(failed)).toBe('Tool "uber_ride" failed: no rides that far ahead');
     expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms; it may still be running and may yet complete, so check before calling it again.');
+  });
+
+  it("says a call that never started did not run, in the tool's name the model knows", async () => {
+    const registry = rideRegistry();
+    const chat = openAIChat(registry, { names: "map" });
+    const call = chat.call({ id: "c1", type: "function", function: { name: "uber_ride", arguments: '{"time":1}' } });
+    expect(failureContent(new ToolAbortedError("uber.ride", "c1", undefined, false), chat.nameMap)).toBe('Tool "uber_ride" was aborted before it ran');
+    expect(failureContent(new ToolTimeoutError("uber.ride", "c1", 20, false), chat.nameMap)).toBe(
+      'Tool "uber_ride" did not start within 20 ms: other calls held what it needs. It did not run; you may call it again.',
+    );
+    const [aborted] = await registry.dispatchAll([call], { signal: AbortSignal.abort() });
+    expect(contentOf(aborted)).toBe('Tool "uber_ride" was aborted before it ran');
   });
 
   it("keeps the registry's names in the typed error, for code and logs", async () => {

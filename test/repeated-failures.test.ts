@@ -122,6 +122,19 @@ describe("the memory of refusals", () => {
     expect(memory.refused(other, text(100_000), undefined, refusal()).repeats).toBe(0);
   });
 
+  it("counts a repeat of a hashed text or value only when its issues are the same too: a hash can collide", () => {
+    const memory = new RepeatedFailures();
+    const [big, other, dated] = [{ lastRefusal: undefined }, { lastRefusal: undefined }, { lastRefusal: undefined }];
+    memory.refused(big, text(1_040_000), undefined, refusal());
+    memory.refused(other, text(100_000), undefined, refusal());
+    // The sample does not read the middle: the two texts hash alike, and their issues tell them apart.
+    const elsewhere = new ToolArgumentsValidationError("tool", ["/a: must not have more than 10 characters"]);
+    expect(memory.refused(other, text(100_000, "y"), undefined, elsewhere).repeats).toBe(0);
+    // A Date is hashed by its kind: two dates hash alike.
+    memory.refused(dated, undefined, { at: new Date(1) }, refusal());
+    expect(memory.refused(dated, undefined, { at: new Date(2) }, elsewhere).repeats).toBe(0);
+  });
+
   it("forgets a tool's refusal when the tool is unregistered, so that its text no longer counts", async () => {
     const registry = new ToolRegistry().register(add, () => 1);
     await failure(registry, text(1_040_000));

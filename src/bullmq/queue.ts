@@ -6,6 +6,7 @@ import type { ToolCallEnvelope } from "../execution/envelope.js";
 import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { allowTest } from "../dispatch/allow.js";
+import { readCall } from "../dispatch/call-fields.js";
 import { approvalLookup, checkRegistry, milliseconds, optionalSignal, optionalToken } from "../options.js";
 import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import type { ToolRegistry } from "../registry/registry.js";
@@ -121,10 +122,8 @@ class QueueClient implements ToolQueue {
     const allowed = allowTest(options.allow);
     const caller = signal === undefined ? undefined : new AbortFanOut(signal);
     const approvalOf = approvalLookup(options.approvals);
-    return settleAll(calls, concurrency, (call) => {
-      const id = (call as { id?: unknown } | null | undefined)?.id;
-      return this.#settle(call, caller, typeof id === "string" ? approvalOf?.(id) : undefined, allowed);
-    });
+    // Each call's approval by its id as the registry reads it (a numbered id as its digits; a getter once, never throwing).
+    return settleAll(calls, concurrency, (call) => this.#settle(call, caller, approvalOf?.(readCall(call).id), allowed));
   }
 
   async close(): Promise<void> {
@@ -143,8 +142,8 @@ class QueueClient implements ToolQueue {
     try {
       envelope = await this.registry.envelope(call, { ...(approval === undefined ? {} : { approval }), ...(allowed === undefined ? {} : { allow: allowed }) });
     } catch (error) {
-      const fields = call as { id?: unknown; name?: unknown };
-      return toFailure(typeof fields?.id === "string" ? fields.id : "", typeof fields?.name === "string" ? fields.name : "", error, modelNamesOf(call));
+      const fields = readCall(call);
+      return toFailure(fields.id, fields.shownName, error, modelNamesOf(call));
     }
     const { toolCallId, toolName } = envelope;
     try {
@@ -201,10 +200,11 @@ class QueueClient implements ToolQueue {
         timer = setTimeout(() => giveUp(timeout, "timeout"), Math.max(0, envelope.deadline - Date.now()));
       }
       if (caller !== undefined) {
-        const aborted = (): void => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason), "aborted");
-        unsubscribe = caller.subscribe(aborted);
-        // The signal may have aborted while the call waited for Redis: it hears no more abort events.
-        if (caller.signal.aborted) return aborted();
+        // Once the job is on its way to Redis, a worker may have started it.
+        const aborted = (started = true): void => giveUp(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, started), "aborted");
+        unsubscribe = caller.subscribe(() => aborted());
+        // The signal may have aborted while the call waited for Redis: it hears no more abort events, and nothing was sent.
+        if (caller.signal.aborted) return aborted(false);
       }
       this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).then(
         (job) => {

@@ -32,8 +32,8 @@ const MAX_KEPT_CHARACTERS = 1 << 20;
  * JSON text as it is (up to 1,024 characters for every tool, and longer texts while all kept
  * texts together stay within 2^20 characters), else a hash of the text's length and a 3 KiB sample
  * of it; an object by a hash of its value. Its work runs on the refusal path only: at most one
- * comparison of two texts or one bounded hash, one pass over an object, and, for arguments that
- * could not be read or copied, one comparison of two messages.
+ * comparison of two texts or one bounded hash, one pass over an object, and, unless the same text
+ * was kept whole, one comparison of two messages.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
@@ -59,11 +59,12 @@ export class RepeatedFailures {
     } else {
       fingerprint = value === undefined ? "" : valueHash(value);
     }
-    // The issues of a value are a function of the value (the tool's schema never changes): equal
-    // fingerprints of values or texts are the same issues, with no need to compare two messages (a
-    // new message is a string in pieces, which comparing would first join). Without a value (the
-    // arguments could not be read or copied), the messages tell the refusals apart.
-    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (fingerprint !== "" || last.message === error.message) ? last.repeats + 1 : 0;
+    // The same text, kept whole on both sides, is the same arguments and so the same issues (the
+    // tool's schema never changes): no need to compare two messages, which first joins the new one's
+    // pieces. A hash (a sample of a long text, or a value's) can collide, and no arguments at all (not
+    // readable, not copyable) can fail in several ways: their messages must match too.
+    const exact = typeof fingerprint === "string" && fingerprint !== "" && typeof last?.fingerprint === "string";
+    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (exact || last.message === error.message) ? last.repeats + 1 : 0;
     this.#keptCharacters += keptLength(fingerprint) - released;
     tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;

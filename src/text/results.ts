@@ -1,4 +1,5 @@
 import {
+  abortedBeforeStartMessage,
   abortedMessage,
   executionMessage,
   timeoutMessage,
@@ -13,6 +14,7 @@ import {
   UnknownToolError,
   unknownToolMessage,
   validationMessage,
+  waitTimeoutMessage,
 } from "../errors.js";
 import type { ModelNames } from "./model-names.js";
 import { cut, describeName, describeThrown } from "./describe.js";
@@ -48,8 +50,8 @@ function describeFailure(error: unknown, names: ModelNames | undefined): string 
   // A broken definition is the application's fault; the model can only try another tool.
   if (error instanceof ToolDefinitionError) return `Tool ${describeName(shown(error.toolName))} is unavailable because its definition is invalid.`;
   if (names !== undefined) {
-    if (error instanceof ToolTimeoutError) return timeoutMessage(shown(error.toolName), error.timeoutMs);
-    if (error instanceof ToolAbortedError) return abortedMessage(shown(error.toolName));
+    if (error instanceof ToolTimeoutError) return (error.started ? timeoutMessage : waitTimeoutMessage)(shown(error.toolName), error.timeoutMs);
+    if (error instanceof ToolAbortedError) return (error.started ? abortedMessage : abortedBeforeStartMessage)(shown(error.toolName));
     if (error instanceof ToolExecutionError) return executionMessage(shown(error.toolName), error.cause);
   }
   if (error instanceof ToolNotAllowedError) return `${notAllowedMessage(shown(error.toolName), error.available.map(sent))} Call one of the available tools instead.`;

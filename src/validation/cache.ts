@@ -104,6 +104,8 @@ export class ValidatorCache {
 
   /**
    * The validator of `schema`, compiled now if it is not cached.
+   * @param role what the schema is to `toolName`, for the error when it cannot compile (a cached
+   * validator keeps the name and role of the tool that first asked for it)
    * @throws ToolDefinitionError when the schema cannot compile.
    */
   get(toolName: string, schema: TSchema, role: SchemaRole = "parameters"): CompiledValidator {
