@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GOALS } from "../../bench/goals.js";
+import { goalsOf } from "../../bench/goal-runs.js";
 import { REPORT_SECTIONS } from "../../bench/html-report.js";
 import { attribute, elementsByTag, parseHtml } from "../support/html.js";
 
@@ -43,6 +44,14 @@ describe("npm run bench -- --quick", () => {
     expect(run.status).toBe(1);
     // GOALS, and the streaming section's two.
     expect(run.stdout).toMatch(new RegExp(`\\n--check failed: of ${GOALS.length + 2} goals, a --quick run is too short to trust.*\\n$`));
+  }, 120_000);
+
+  it("measures the goals' groups again in a fresh process for --check, and writes their goals as one line", () => {
+    const run = spawnSync(process.execPath, ["--expose-gc", "bench-dist/bench/goal-run-main.js", "--quick"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(0);
+    const goals = goalsOf(run.stdout);
+    expect(goals.map((goal) => goal.name)).toEqual(GOALS.map((spec) => spec.name));
+    expect(goals.every((goal) => Number.isFinite(goal.value) && goal.value > 0)).toBe(true);
   }, 120_000);
 
   it("says in one line that a missing corpus folder is missing, without a stack trace", () => {

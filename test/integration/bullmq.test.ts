@@ -195,6 +195,14 @@ describe.skipIf(redis === undefined)(title, () => {
       await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
     });
 
+    it("says a call aborted before dispatch, or dispatched on a closed queue, never started", async () => {
+      const { queue } = queueAndWorker(payRegistry(), payRegistry());
+      expect(await queue.dispatch(call("1"), { signal: AbortSignal.abort() }).catch((caught: unknown) => caught)).toMatchObject({ name: "ToolAbortedError", started: false });
+      await queue.close();
+      const [closed] = await queue.dispatchAll([call("2")]);
+      expect(closed?.status === "error" && closed.error).toMatchObject({ name: "ToolAbortedError", started: false });
+    });
+
     it("passes the caller's abort to the handler on its worker", async () => {
       const aborted = vi.fn();
       let started: () => void;
@@ -208,7 +216,10 @@ describe.skipIf(redis === undefined)(title, () => {
       const pending = queue.dispatch(call("1"), { signal: controller.signal }).catch((caught: unknown) => caught);
       await running;
       controller.abort(new Error("the user left"));
-      expect(await pending).toBeInstanceOf(ToolAbortedError);
+      const error = await pending;
+      expect(error).toBeInstanceOf(ToolAbortedError);
+      // It was running on its worker.
+      expect(error).toMatchObject({ started: true });
       await vi.waitFor(() => expect(aborted).toHaveBeenCalledOnce());
     });
 
@@ -223,7 +234,9 @@ describe.skipIf(redis === undefined)(title, () => {
         controller.abort(new Error("the user pressed stop"));
         return time();
       }) as typeof client.time;
-      await expect(queue.dispatch(call("1"), { signal: controller.signal })).rejects.toBeInstanceOf(ToolAbortedError);
+      const error = await queue.dispatch(call("1"), { signal: controller.signal }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolAbortedError);
+      expect(error).toMatchObject({ started: false });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(handler).not.toHaveBeenCalled();
       const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
