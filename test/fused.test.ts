@@ -4,7 +4,7 @@ import { Type, type TSchema } from "../src/index.js";
 import { ValidatorCache } from "../src/validation/cache.js";
 import { CopyRefusal, copyArguments } from "../src/validation/copy.js";
 import { fusedFromSource, fusedSource } from "../src/validation/fused.js";
-import { argumentsArbitrary, schemaArbitrary } from "./support/schema-arbitraries.js";
+import { argumentsArbitrary, schemaArbitrary, shapedArgumentsArbitrary } from "./support/schema-arbitraries.js";
 
 type Outcome = { refused: string } | { copy: unknown; valid: boolean };
 
@@ -66,6 +66,27 @@ describe("the fused copy-and-check", () => {
         }
       }),
       { seed: 20261201, numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    );
+  }, 600_000);
+
+  it("decides and copies as the plain path on arguments shaped like the schema, its declared keys in order (the shapes copied without a loop)", () => {
+    fc.assert(
+      fc.property(
+        schemaArbitrary.chain((schema) => fc.tuple(fc.constant(schema), fc.array(shapedArgumentsArbitrary(schema), { minLength: 1, maxLength: 6 }))),
+        ([schema, values]) => {
+          for (const value of values) {
+            const plain = plainPath(schema as TSchema, value);
+            const fused = fusedPath(schema as TSchema, value);
+            expect(fused, fc.stringify({ schema, value })).toEqual(plain);
+            if ("copy" in fused) {
+              expect(Object.keys(fused.copy as object)).toEqual(Object.keys(value));
+              const input = objectsOf(value);
+              for (const object of objectsOf(fused.copy)) expect(input.has(object)).toBe(false);
+            }
+          }
+        },
+      ),
+      { seed: 20261202, numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     );
   }, 600_000);
 

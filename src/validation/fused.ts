@@ -138,7 +138,9 @@ class Generator {
       lines.push(`function ${name}(value, depth, parent, state) {`);
       lines.push(...enterLines("object"));
       lines.push(`  if (!H.hasPlainPrototype(value)) { state.unchecked = true; return H.cloneInPlace(value); }`);
-      lines.push(`  const copy = {};`, `  const keys = Object.keys(value);`, `  let link;`);
+      lines.push(`  const keys = Object.keys(value);`, `  let link;`);
+      lines.push(...this.#shapeLines(schema, names, required, pattern));
+      lines.push(`  const copy = {};`);
       const seen = names.map((property, index) => (required.has(property) ? `seen${index}` : undefined));
       for (const flag of seen) if (flag !== undefined) lines.push(`  let ${flag} = false;`);
       // Each property is read once, where its key is known: a declared one by its literal name.
@@ -157,14 +159,38 @@ class Generator {
       seen.forEach((flag) => {
         if (flag !== undefined) lines.push(`  if (!${flag}) state.invalid = true;`);
       });
-      for (const property of required) {
-        if (!Object.hasOwn(properties, property)) lines.push(`  if (!Object.hasOwn(copy, ${JSON.stringify(property)})) state.invalid = true;`);
-      }
-      if (typeof schema.minProperties === "number") lines.push(`  if (keys.length < ${schema.minProperties}) state.invalid = true;`);
-      if (typeof schema.maxProperties === "number") lines.push(`  if (keys.length > ${schema.maxProperties}) state.invalid = true;`);
+      lines.push(...objectEndLines(schema, properties, required, "  "));
       lines.push(`  return copy;`, `}`);
       return lines.join("\n");
     });
+  }
+
+  /**
+   * The object's usual shapes, copied without a loop: when its keys are exactly its declared
+   * properties in their declared order (all of them, or only the required ones), each is read and
+   * checked by its literal name, and the copy starts as an object literal with those keys (its
+   * layout made once, where a store per new key changes it at each step). Any other keys take the
+   * loop. No shape for an object declaring `__proto__`, which a literal would take for its prototype.
+   */
+  #shapeLines(schema: Schema, names: readonly string[], required: ReadonlySet<string>, pattern: ReturnType<typeof propertyPattern>): string[] {
+    if (names.length === 0 || names.includes("__proto__")) return [];
+    const properties = (schema.properties ?? {}) as Schema;
+    const shapes = [names, names.filter((property) => required.has(property))];
+    if (shapes[1]!.length === names.length) shapes.pop();
+    const lines: string[] = [];
+    for (const shape of shapes) {
+      const sameKeys = [`keys.length === ${shape.length}`, ...shape.map((property, index) => `keys[${index}] === ${JSON.stringify(property)}`)].join(" && ");
+      lines.push(`  if (${sameKeys}) {`, `    const copy = { ${shape.map((property) => `${JSON.stringify(property)}: undefined`).join(", ")} };`);
+      for (const property of shape) {
+        const literal = JSON.stringify(property);
+        lines.push(`    {`, `      const v = value[${literal}];`, `      let item;`);
+        lines.push(...this.#itemLines(properties[property], literal, required.has(property), "      "));
+        if (pattern?.tester.test(property)) lines.push(`      state.unchecked = true;`);
+        lines.push(`      copy[${literal}] = item;`, `    }`);
+      }
+      lines.push(...objectEndLines(schema, properties, required, "    "), `    return copy;`, `  }`);
+    }
+    return lines;
   }
 
   /** A function `(value, depth, parent, state)` copying and checking an array value at a typed array schema. */
@@ -382,6 +408,17 @@ function propertyRead(property: string): string {
 function propertyStore(property: string): string {
   const literal = JSON.stringify(property);
   return property === "__proto__" ? `H.defineOwn(copy, ${literal}, item);` : `copy[${literal}] = item;`;
+}
+
+/** The last checks of an object's copy: required properties it does not declare, and its number of keys. */
+function objectEndLines(schema: Schema, properties: Schema, required: ReadonlySet<string>, indent: string): string[] {
+  const lines: string[] = [];
+  for (const property of required) {
+    if (!Object.hasOwn(properties, property)) lines.push(`${indent}if (!Object.hasOwn(copy, ${JSON.stringify(property)})) state.invalid = true;`);
+  }
+  if (typeof schema.minProperties === "number") lines.push(`${indent}if (keys.length < ${schema.minProperties}) state.invalid = true;`);
+  if (typeof schema.maxProperties === "number") lines.push(`${indent}if (keys.length > ${schema.maxProperties}) state.invalid = true;`);
+  return lines;
 }
 
 /** The first lines of an object or array function: the plain copy's entry (cycle, depth), and a value of the other kind. */
