@@ -136,6 +136,29 @@ describe("the fused copy-and-check", () => {
     expect(fused.copy).not.toBe(value);
   });
 
+  it("keeps a cycle in an object whose keys are its declared ones, in order (copied without the key loop)", () => {
+    const schema = Type.Object({ name: Type.String(), next: Type.Optional(Type.Unknown()) });
+    const value: Record<string, unknown> = { name: "n" };
+    value.next = value;
+    const fused = fusedPath(schema, value) as { copy: Record<string, unknown>; valid: boolean };
+    expect(fused.valid).toBe(true);
+    expect(fused.copy.next).toBe(fused.copy);
+    expect(Object.keys(fused.copy)).toEqual(["name", "next"]);
+  });
+
+  it("matches a Type.Record key as TypeBox's /^.*$/u does: a key with a line terminator is not one of its keys", () => {
+    const open = Type.Record(Type.String(), Type.Integer());
+    const closed = Type.Record(Type.String(), Type.Integer(), { additionalProperties: false });
+    for (const key of ["plain", "", "\u{1F600}", "\ud800", "a\nb", "a\rb", "a\u2028b", "a\u2029b"]) {
+      for (const item of [1, "text"]) {
+        for (const schema of [open, closed]) {
+          const value = { [key]: item };
+          expect(fusedPath(schema, value), JSON.stringify({ key, item })).toEqual(plainPath(schema, value));
+        }
+      }
+    }
+  });
+
   it("refuses a sparse array at its hole, and a function anywhere, with the plain copy's words", () => {
     const schema = Type.Object({ list: Type.Array(Type.Number()), run: Type.Optional(Type.Unknown()) });
     expect(fusedPath(schema, { list: [1, , 3] })).toEqual({ refused: "/list/1: arrays must not have holes" });

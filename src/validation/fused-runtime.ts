@@ -29,6 +29,19 @@ function namingSegment(error: unknown, segment: string | number): unknown {
 }
 
 /**
+ * Whether `text` holds no line terminator (`\n`, `\r`, U+2028, U+2029): what `/^.*$/u` tests, the
+ * key pattern of TypeBox's `Type.Record` with string keys, at a few nanoseconds where the regular
+ * expression costs about 25.
+ */
+function singleLine(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit === 10 || unit === 13 || unit === 0x2028 || unit === 0x2029) return false;
+  }
+  return true;
+}
+
+/**
  * The functions the generated fused code calls: the plain copy's own steps (so that the copy is
  * the same, step for step), and the checks it cannot write inline. Modules written by
  * `precompileValidators` receive them through `typebox-tool-registry/precompiled`.
@@ -47,4 +60,5 @@ export const FUSED_HELPERS = Object.freeze({
   maxFastArrayLength: MAX_FAST_ARRAY_LENGTH,
   namingSegment,
   recoverFastCopy,
+  singleLine,
 });

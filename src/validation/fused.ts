@@ -356,8 +356,10 @@ class Generator {
     const pattern = propertyPattern(schema);
     const additional = this.#additionalLines(schema.additionalProperties, indent + "  ");
     if (pattern === undefined) return additional.map((line) => line.slice(2));
+    // `Type.Record`'s "^.*$" is a test for line terminators, written without the regular expression.
+    const matches = pattern.source === "^.*$" ? "H.singleLine(key)" : `${this.#external(pattern.tester)}.test(key)`;
     return [
-      `${indent}if (${this.#external(pattern.tester)}.test(key)) {`,
+      `${indent}if (${matches}) {`,
       ...this.#itemLines(pattern.schema, "key", true, indent + "  "),
       `${indent}} else {`,
       ...additional,
@@ -381,14 +383,14 @@ class Generator {
  * such keyword, or it holds more than one pattern, or one that does not run natively (such
  * objects are not checked by the generated code).
  */
-function propertyPattern(schema: Schema): { readonly tester: RegExp; readonly schema: unknown } | undefined {
+function propertyPattern(schema: Schema): { readonly source: string; readonly tester: RegExp; readonly schema: unknown } | undefined {
   const patterns = schema.patternProperties;
   if (typeof patterns !== "object" || patterns === null || Array.isArray(patterns)) return undefined;
   const entries = Object.entries(patterns);
   if (entries.length !== 1) return undefined;
   const [source, subschema] = entries[0]!;
   const compiled = compilePattern(source);
-  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { tester: compiled.tester, schema: subschema } : undefined;
+  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { source, tester: compiled.tester, schema: subschema } : undefined;
 }
 
 /**
