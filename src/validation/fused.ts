@@ -19,7 +19,11 @@ import { FUSED_HELPERS, type FusedState } from "./fused-runtime.js";
  * it to that.
  */
 
-/** A fused copy-and-check: the private copy of `value` (a plain object), its verdict in `state`. */
+/**
+ * A fused copy-and-check: the private copy of `value`, its verdict in `state`. `value` must be a
+ * plain object (its prototype `Object.prototype` or `null`), as the caller finds first: the root's
+ * own cycle, depth and prototype checks are left out.
+ */
 export type FusedCopy = (value: object, state: FusedState) => Record<string, unknown>;
 
 /** The source of a fused function: a function body of `H` (the helpers) and `X` (its externals, by position). */
@@ -136,8 +140,9 @@ class Generator {
       const pattern = propertyPattern(schema);
       const lines: string[] = [];
       lines.push(`function ${name}(value, depth, parent, state) {`);
-      lines.push(...enterLines("object"));
-      lines.push(`  if (!H.hasPlainPrototype(value)) { state.unchecked = true; return H.cloneInPlace(value); }`);
+      // The root (no parent) is the arguments object, which the caller found to be a plain object.
+      lines.push(`  if (parent !== undefined) {`, ...enterLines("object").map((line) => `  ${line}`));
+      lines.push(`    if (!H.hasPlainPrototype(value)) { state.unchecked = true; return H.cloneInPlace(value); }`, `  }`);
       lines.push(`  const keys = Object.keys(value);`, `  let link;`);
       lines.push(...this.#shapeLines(schema, names, required, pattern));
       lines.push(`  const copy = {};`);
