@@ -79,19 +79,45 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
   /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
   constructor(toolName: string, issues: readonly string[], repeats = 0) {
     const message = validationMessage(toolName, issues);
-    // A limit that is not a number makes V8 skip capturing frames altogether (a limit of 0 still
-    // walks the stack); `stack` is then written as it would read with no frames.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = undefined as unknown as number;
+    const limit = hideStackTraces();
     try {
       super(message);
     } finally {
-      Error.stackTraceLimit = stackTraceLimit;
+      restoreStackTraces(limit);
     }
+    // As it would read with no frames.
     this.stack = `ToolArgumentsValidationError: ${message}`;
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
     this.repeats = repeats;
+  }
+}
+
+/** What {@link hideStackTraces} gives when it could not change the limit (a frozen `Error`, as hardened runtimes make it). */
+const LIMIT_UNCHANGED: unique symbol = Symbol("Error.stackTraceLimit unchanged");
+
+/**
+ * Makes errors created from now on capture no stack frames: a limit that is not a number makes V8
+ * skip the stack walk altogether (a limit of 0 still walks it). Never throws.
+ * @returns the limit to give back to {@link restoreStackTraces}
+ */
+function hideStackTraces(): unknown {
+  try {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = undefined as unknown as number;
+    return limit;
+  } catch {
+    return LIMIT_UNCHANGED;
+  }
+}
+
+/** Gives `Error.stackTraceLimit` back the value {@link hideStackTraces} found. Never throws. */
+function restoreStackTraces(limit: unknown): void {
+  if (limit === LIMIT_UNCHANGED) return;
+  try {
+    Error.stackTraceLimit = limit as number;
+  } catch {
+    // It could be set a moment ago; nothing else is to be done if it cannot be now.
   }
 }
 

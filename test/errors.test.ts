@@ -19,6 +19,19 @@ describe("ToolArgumentsValidationError", () => {
     expect(new Error("after").stack).toMatch(/\n\s+at /);
   });
 
+  it("is still made where Error.stackTraceLimit cannot be changed (a hardened runtime)", () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit")!;
+    Object.defineProperty(Error, "stackTraceLimit", { ...descriptor, writable: false });
+    try {
+      const error = new ToolArgumentsValidationError("read", ["/offset: must be integer"]);
+      expect(error.issues).toEqual(["/offset: must be integer"]);
+      expect(error.stack).toBe(`ToolArgumentsValidationError: ${error.message}`);
+    } finally {
+      Object.defineProperty(Error, "stackTraceLimit", descriptor);
+    }
+    expect(Error.stackTraceLimit).toBe(descriptor.value);
+  });
+
   it("names each tool in its own message when tools alternate", () => {
     const names = ["read", "write", "read", 'say "hi"\n', "read"];
     const messages = names.map((name) => new ToolArgumentsValidationError(name, ["/: x"]).message);
