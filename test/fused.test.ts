@@ -136,6 +136,20 @@ describe("the fused copy-and-check", () => {
     expect(fused.copy).not.toBe(value);
   });
 
+  it("decides on the clone alone when data nested past the fast copy sends the whole value to structuredClone, which reads it again", () => {
+    const schema = Type.Object({ a: Type.String(), deep: Type.Any() });
+    let reads = 0;
+    const deep: Record<string, unknown> = {};
+    let node = deep;
+    for (let level = 0; level < 300; level++) node = (node.c = {}) as Record<string, unknown>;
+    // The first read (the fast pass) gives a number, the clone's read a string.
+    const make = () => ({ get a() { return reads++ === 0 ? 1 : "ok"; }, deep });
+    const plain = plainPath(schema, make());
+    reads = 0;
+    expect(plain).toMatchObject({ valid: true });
+    expect(fusedPath(schema, make())).toEqual(plain);
+  });
+
   it("keeps a cycle in an object whose keys are its declared ones, in order (copied without the key loop)", () => {
     const schema = Type.Object({ name: Type.String(), next: Type.Optional(Type.Unknown()) });
     const value: Record<string, unknown> = { name: "n" };

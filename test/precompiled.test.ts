@@ -79,6 +79,16 @@ describe("a precompiled validator", () => {
     expect(state.invalid).toBe(true);
   });
 
+  it("writes the fused copy-and-check for the properties in their declared order, the order a model writes them in", async () => {
+    const schema = Type.Object({ query: Type.String(), limit: Type.Integer() });
+    const source = precompileValidators([schema]);
+    expect(source).toContain('keys[0] === "query" && keys[1] === "limit"');
+    const entry = new ValidatorCache(16, { precompiled: await loadGenerated(source, "declared-order") }).get("search", schema);
+    const state = { invalid: false, unchecked: false };
+    expect(Object.keys(entry.fused!({ query: "a", limit: 1 }, state))).toEqual(["query", "limit"]);
+    expect(state).toEqual({ invalid: false, unchecked: false });
+  });
+
   it("uses a module's fused copy-and-check only where this version writes the very same source for the schema, else its check alone", async () => {
     // A record before a pattern: a generator that reads the record's pattern as an external shifts every later one.
     const schema = Type.Object({ meta: Type.Optional(Type.Record(Type.String(), Type.Number())), name: Type.String({ pattern: "^a" }) });

@@ -12,9 +12,23 @@ import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
  * carries a TypeBox refinement (`~refine`, a non-enumerable key whose functions no text can hold).
  */
 export function canonicalJson(schema: unknown): string | undefined {
+  return written(schema, false);
+}
+
+/**
+ * {@link canonicalJson}, except that the names of every `properties` keyword stay in the order they
+ * were declared in: the order a model writes arguments in, which code generated for the schema
+ * (the fused copy-and-check) expects first. Two schemas with the same text declare the same
+ * properties in the same order.
+ */
+export function declaredOrderJson(schema: unknown): string | undefined {
+  return written(schema, true);
+}
+
+function written(schema: unknown, keepPropertyOrder: boolean): string | undefined {
   const parts: string[] = [];
   try {
-    write(schema, 0, parts);
+    write(schema, 0, parts, keepPropertyOrder, false);
   } catch {
     return undefined;
   }
@@ -29,8 +43,11 @@ class NotCanonical extends Error {
   override readonly name = "NotCanonical";
 }
 
-/** Appends the canonical text of `value` to `parts`, piece by piece: one join at the end, none per node. */
-function write(value: unknown, depth: number, parts: string[]): void {
+/**
+ * Appends the canonical text of `value` to `parts`, piece by piece: one join at the end, none per node.
+ * @param inOrder whether `value` is the value of a `properties` keyword whose names keep their order
+ */
+function write(value: unknown, depth: number, parts: string[], keepPropertyOrder: boolean, inOrder: boolean): void {
   if (depth > MAX_DEPTH) throw new NotCanonical("nested too deeply");
   if (value === undefined) {
     parts.push("undefined");
@@ -43,17 +60,17 @@ function write(value: unknown, depth: number, parts: string[]): void {
     parts.push("[");
     for (let index = 0; index < value.length; index++) {
       if (index > 0) parts.push(",");
-      write(value[index], depth + 1, parts);
+      write(value[index], depth + 1, parts, keepPropertyOrder, false);
     }
     parts.push("]");
   } else if (typeof value === "object") {
     if (Object.hasOwn(value, "~refine")) throw new NotCanonical("a refinement");
-    const keys = Object.keys(value).sort();
+    const keys = inOrder ? Object.keys(value) : Object.keys(value).sort();
     parts.push("{");
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
       parts.push(index > 0 ? `,${JSON.stringify(key)}:` : `${JSON.stringify(key)}:`);
-      write((value as Record<string, unknown>)[key], depth + 1, parts);
+      write((value as Record<string, unknown>)[key], depth + 1, parts, keepPropertyOrder, keepPropertyOrder && key === "properties");
     }
     parts.push("}");
   } else {

@@ -70,8 +70,9 @@ export function fusedSource(schema: object): FusedSource | undefined {
     ...generator.functions,
     `return function fused(value, state) {`,
     `  try { return ${root}(value, 0, undefined, state); }`,
-    // Data nested past the fast copy goes to structuredClone whole: unchecked, for the full check.
-    `  catch (error) { const copy = H.recoverFastCopy(error, value); state.unchecked = true; return copy; }`,
+    // Data nested past the fast copy goes to structuredClone whole, read again: what the pass found
+    // no longer counts, and the full check decides on the clone.
+    `  catch (error) { const copy = H.recoverFastCopy(error, value); state.invalid = false; state.unchecked = true; return copy; }`,
     `};`,
   ].join("\n");
   return { body, externals: generator.externals };

@@ -1,6 +1,6 @@
 import type { TSchema } from "typebox";
 import { Code } from "typebox/compile";
-import { canonicalJson } from "../schema/canonical.js";
+import { canonicalJson, declaredOrderJson } from "../schema/canonical.js";
 import type { ToolDefinition } from "../types.js";
 import { type FusedCopy, fusedSource } from "./fused.js";
 import { FUSED_HELPERS } from "./fused-runtime.js";
@@ -63,7 +63,7 @@ export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>):
     const code = body.join("\n");
     // Import only what some check calls: a TypeScript project may refuse unused imports.
     for (const name of RUNTIME_IMPORTS.keys()) if (new RegExp(`\\b${name}\\b`).test(code)) imported.add(name);
-    const fused = fusedSource(form.canonical);
+    const fused = fusedSource(form.declared);
     // The fused copy-and-check as source too: the same speed where code generation is forbidden.
     const fusedMember = fused === undefined ? "" : `, FusedKey: ${JSON.stringify(fusedKey(fused.body))}, Fused: (H, X) => {\n${fused.body}\n  }`;
     entries.set(key, `  ${JSON.stringify(key)}: (() => {\n${code}\n  return { SetExternal, Check${fusedMember} };\n  })(),`);
@@ -93,13 +93,14 @@ function runtimeImport(line: string): void {
 
 /**
  * What a precompiled validator is generated from, and matched by: the schema's canonical JSON
- * (keys sorted), parsed back and transformed as every compiled schema is. Generating from the
- * canonical form, at build time and at run time alike, makes the generated code and its external
- * table (the regular expressions, refinements and format checks it refers to by position) the
- * same whatever order the schema's keys were written in. `undefined` for a schema that is not
- * plain JSON (a refinement, an `undefined` value), which no module can hold.
+ * (keys sorted), parsed back and transformed as every compiled schema is. Generating the check from
+ * the canonical form, at build time and at run time alike, makes its code and its external table
+ * (the regular expressions, refinements and format checks it refers to by position) the same
+ * whatever order the schema's keys were written in. The fused copy-and-check is generated from the
+ * same JSON with each `properties` keyword's names in their declared order (`declared`). `undefined`
+ * for a schema that is not plain JSON (a refinement, an `undefined` value), which no module can hold.
  */
-function precompiledForm(schema: object): { key: string; canonical: object; compiled: object } | undefined {
+function precompiledForm(schema: object): { key: string; canonical: object; declared: object; compiled: object } | undefined {
   const key = canonicalJson(schema);
   if (key === undefined) return undefined;
   let canonical: object;
@@ -109,7 +110,10 @@ function precompiledForm(schema: object): { key: string; canonical: object; comp
     // The canonical text of a schema holding `undefined` is not JSON.
     return undefined;
   }
-  return { key, canonical, compiled: transformSchema(canonical) };
+  // The fused copy-and-check expects each object's properties in their declared order: it is
+  // generated from that form, and used at run time only for a schema declaring them in that order.
+  const declared = JSON.parse(declaredOrderJson(schema)!) as object;
+  return { key, canonical, declared, compiled: transformSchema(canonical) };
 }
 
 /** A validator for `schema` from precompiled code, or `undefined` if the module has none for it. */
@@ -122,7 +126,7 @@ export function fromPrecompiled(
   if (form === undefined || generated === undefined) return undefined;
   // Building the external tables generates code as text only; nothing is evaluated.
   generated.SetExternal(Code(form.compiled as TSchema).External);
-  const fused = typeof generated.Fused === "function" && typeof generated.FusedKey === "string" ? fusedSource(form.canonical) : undefined;
+  const fused = typeof generated.Fused === "function" && typeof generated.FusedKey === "string" ? fusedSource(form.declared) : undefined;
   // Another version's fused source may read its externals in another order: then the check alone.
   const sameSource = fused !== undefined && generated.FusedKey === fusedKey(fused.body);
   return {
