@@ -12,7 +12,10 @@ export interface PrecompiledValidator {
   SetExternal(external: unknown): void;
   /** The generated check. */
   Check(value: unknown): boolean;
-  /** The generated fused copy-and-check, made from the helpers and its externals; absent for a schema without one. */
+  /**
+   * The generated fused copy-and-check, made from the helpers and its externals; absent for a schema
+   * without one. The function it makes takes a plain object only (see `FusedCopy`), as the registry gives it.
+   */
   Fused?: (helpers: unknown, externals: readonly unknown[]) => FusedCopy;
   /**
    * A digest of `Fused`'s source: it reads its externals by position, so it is used only where
