@@ -127,7 +127,10 @@ function restoreStackTraces(limit: unknown): void {
  */
 export const REFUSAL_LAYOUT_KEEPER: ToolArgumentsValidationError = new ToolArgumentsValidationError("layout", []);
 
-/** A tool call names a tool that is not registered. */
+/**
+ * A tool call names a tool that is not registered. Like a refusal of the arguments, it carries no
+ * stack trace: it describes the model's mistake, not a place in the code.
+ */
 export class UnknownToolError extends ToolRegistryError {
   override readonly name = "UnknownToolError";
   /** The name the call asked for. */
@@ -138,7 +141,14 @@ export class UnknownToolError extends ToolRegistryError {
   readonly available: readonly string[];
 
   constructor(toolName: string, suggestions: readonly string[], available: readonly string[] = []) {
-    super(unknownToolMessage(toolName, suggestions, available));
+    const message = unknownToolMessage(toolName, suggestions, available);
+    const limit = hideStackTraces();
+    try {
+      super(message);
+    } finally {
+      restoreStackTraces(limit);
+    }
+    this.stack = `UnknownToolError: ${message}`;
     this.toolName = toolName;
     this.suggestions = Object.freeze([...suggestions]);
     this.available = Object.freeze([...available]);
@@ -298,6 +308,7 @@ export class ToolLedgerError extends ToolRegistryError {
 /**
  * The call names a registered tool that is not available in this turn (outside the `allow`
  * option of `dispatch` or `dispatchAll`): it did not run. The message lists the tools that are.
+ * It carries no stack trace: it describes the model's call, not a place in the code.
  */
 export class ToolNotAllowedError extends ToolRegistryError {
   override readonly name = "ToolNotAllowedError";
@@ -306,7 +317,14 @@ export class ToolNotAllowedError extends ToolRegistryError {
   readonly available: readonly string[];
 
   constructor(toolName: string, available: readonly string[]) {
-    super(notAllowedMessage(toolName, available));
+    const message = notAllowedMessage(toolName, available);
+    const limit = hideStackTraces();
+    try {
+      super(message);
+    } finally {
+      restoreStackTraces(limit);
+    }
+    this.stack = `ToolNotAllowedError: ${message}`;
     this.toolName = toolName;
     this.available = Object.freeze([...available]);
   }

@@ -1,6 +1,6 @@
 import { types } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistryError, UnknownToolError } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolNotAllowedError, ToolRegistryError, UnknownToolError } from "../src/index.js";
 
 describe("ToolArgumentsValidationError", () => {
   it("is a native Error whose stack is its message, with no frames", () => {
@@ -42,6 +42,16 @@ describe("ToolArgumentsValidationError", () => {
       'Invalid arguments for tool "say \\"hi\\"\\n"',
       'Invalid arguments for tool "read"',
     ]);
+  });
+});
+
+describe("the errors of a model's call", () => {
+  it("carry their message as their stack, with no frames: an unknown tool and one outside the turn's allow-list too", () => {
+    for (const error of [new UnknownToolError("reed", ["read"], ["read"]), new ToolNotAllowedError("write", ["read"])]) {
+      expect(types.isNativeError(error)).toBe(true);
+      expect(error.stack).toBe(`${error.name}: ${error.message}`);
+    }
+    expect(Error.stackTraceLimit).toBeGreaterThan(0);
   });
 });
 

@@ -1,5 +1,36 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { suggestNames } from "../src/text/suggest.js";
+
+/** The definition the suggestions follow: optimal string alignment distance, written plainly (a full table). */
+function alignmentDistance(a: string, b: string): number {
+  const table = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      table[i]![j] = Math.min(table[i - 1]![j]! + 1, table[i]![j - 1]! + 1, table[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) table[i]![j] = Math.min(table[i]![j]!, table[i - 2]![j - 2]! + 1);
+    }
+  }
+  return table[a.length]![b.length]!;
+}
+
+/** The suggestions by that definition: within the limit, or containing or contained, closest first, at most three. */
+function plainSuggestions(name: string, candidates: readonly string[]): string[] {
+  if (name.length === 0 || name.length > 256) return [];
+  const wanted = name.toLowerCase();
+  const limit = wanted.length <= 2 ? 1 : Math.max(2, Math.floor(wanted.length / 3));
+  return candidates
+    .map((candidate) => {
+      const lower = candidate.toLowerCase();
+      let score = alignmentDistance(wanted, lower);
+      if (score > limit && wanted.length >= 3 && (lower.includes(wanted) || wanted.includes(lower))) score = limit;
+      return { candidate, score };
+    })
+    .filter(({ score }) => score <= limit)
+    .sort((x, y) => x.score - y.score || (x.candidate < y.candidate ? -1 : 1))
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+}
 
 const tools = ["read", "write", "list_files", "search_web", "uber.ride"];
 
@@ -19,6 +50,16 @@ describe("suggestNames", () => {
   it("suggests nothing for a name unlike any tool", () => {
     expect(suggestNames("launch_rocket", tools)).toEqual([]);
     expect(suggestNames("", tools)).toEqual([]);
+  });
+
+  it("suggests what the plain definition of the distance suggests, on random names", () => {
+    const name = fc.string({ unit: fc.constantFrom("a", "b", "c", "_", "A", "é"), maxLength: 12 });
+    fc.assert(
+      fc.property(name, fc.uniqueArray(name, { maxLength: 8 }), (typo, candidates) => {
+        expect(suggestNames(typo, candidates)).toEqual(plainSuggestions(typo, candidates));
+      }),
+      { seed: 20261201, numRuns: 2000 },
+    );
   });
 
   it("lists at most three names, closest first", () => {

@@ -20,24 +20,56 @@ export function suggestNames(name: string, candidates: Iterable<string>): string
   return scored.slice(0, MAX_SUGGESTIONS).map(({ candidate }) => candidate);
 }
 
-/** Optimal string alignment distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
+/**
+ * The three rows of the distance table, reused by every call: the distance is computed
+ * synchronously, and a row per call (and a string per character read) cost more than the
+ * arithmetic. They grow to the longest name compared.
+ */
+let beforePreviousRow = new Int32Array(0);
+let previousRow = new Int32Array(0);
+let currentRow = new Int32Array(0);
+
+/**
+ * Optimal string alignment distance, giving up (returning `limit + 1`) once it must exceed `limit`.
+ * Only the band of cells within `limit` of the diagonal is computed: a cell outside it is already
+ * more than `limit`, and reads as `limit + 1`.
+ */
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let beforePrevious: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  const width = b.length + 1;
+  if (previousRow.length < width + 1) {
+    beforePreviousRow = new Int32Array(width + 1);
+    previousRow = new Int32Array(width + 1);
+    currentRow = new Int32Array(width + 1);
+  }
+  const outside = limit + 1;
+  let beforePrevious = beforePreviousRow;
+  let previous = previousRow;
+  let current = currentRow;
+  for (let j = 0; j < width; j++) previous[j] = Math.min(j, outside);
+  previous[width] = outside;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMinimum = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, beforePrevious[j - 2]! + 1);
-      current.push(value);
+    const unit = a.charCodeAt(i - 1);
+    const unitBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
+    const first = Math.max(1, i - limit);
+    const last = Math.min(b.length, i + limit);
+    // The cells just outside the band, which the band's edges read.
+    current[first - 1] = first === 1 ? Math.min(i, outside) : outside;
+    current[last + 1] = outside;
+    let rowMinimum = current[first - 1]!;
+    for (let j = first; j <= last; j++) {
+      const other = b.charCodeAt(j - 1);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (unit === other ? 0 : 1));
+      // A swap of two neighbouring characters is one edit.
+      if (j > 1 && unitBefore === other && unit === b.charCodeAt(j - 2)) value = Math.min(value, beforePrevious[j - 2]! + 1);
+      current[j] = value;
       if (value < rowMinimum) rowMinimum = value;
     }
     if (rowMinimum > limit) return limit + 1;
+    const spare = beforePrevious;
     beforePrevious = previous;
     previous = current;
+    current = spare;
   }
   return previous[b.length]!;
 }
