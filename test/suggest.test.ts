@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { suggestNames } from "../src/text/suggest.js";
+import { MAX_DISTANCE_CELLS, suggestNames } from "../src/text/suggest.js";
 
 /** The definition the suggestions follow: optimal string alignment distance, written plainly (a full table). */
 function alignmentDistance(a: string, b: string): number {
@@ -60,6 +60,17 @@ describe("suggestNames", () => {
       }),
       { seed: 20261201, numRuns: 2000 },
     );
+  });
+
+  it("bounds its work: past a budget of compared characters, later names are only tested for containing the name", () => {
+    const typo = `${"x".repeat(40)}abd`;
+    const close = `${"x".repeat(40)}abc`;
+    const containing = `${typo}_v2`;
+    // Two thousand long names with no character in common with the typo: each costs a few hundred cells.
+    const unlike = Array.from({ length: 2000 }, (_, index) => index.toString(4).padStart(43, "p").replace(/[0-3]/g, (digit) => "qrst"[Number(digit)]!));
+    expect(suggestNames(typo, [close, ...unlike, containing])).toEqual([close, containing]);
+    expect(suggestNames(typo, [...unlike, close, containing])).toEqual([containing]);
+    expect(MAX_DISTANCE_CELLS).toBeLessThan(unlike.length * 43);
   });
 
   it("lists at most three names, closest first", () => {

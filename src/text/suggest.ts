@@ -1,15 +1,29 @@
 const MAX_SUGGESTIONS = 3;
 
 /**
+ * The most cells of distance tables one call of {@link suggestNames} computes (about half a
+ * millisecond). Eight tools with ten-character names need about 500; a hundred with 30-character
+ * names about 30,000; a thousand with 128-character names would need millions (50 ms for one
+ * refused call, measured, where a valid call takes a fraction of a microsecond).
+ */
+export const MAX_DISTANCE_CELLS = 50_000;
+
+/** Cells the current {@link suggestNames} call may still compute. */
+let cellsLeft = 0;
+
+/**
  * Registered names that look like a mistyped `name`, closest first: names
  * within a small edit distance (case-insensitive, a swap of two neighbouring
  * letters counting as one edit), and names that contain it or are contained in it.
+ * Its cost is bounded: once it has computed {@link MAX_DISTANCE_CELLS} cells of edit distances,
+ * the remaining candidates are only tested for containing `name` or being contained in it.
  */
 export function suggestNames(name: string, candidates: Iterable<string>): string[] {
   if (name.length === 0 || name.length > 256) return [];
   const wanted = name.toLowerCase();
   const limit = wanted.length <= 2 ? 1 : Math.max(2, Math.floor(wanted.length / 3));
   const scored: Array<{ candidate: string; score: number }> = [];
+  cellsLeft = MAX_DISTANCE_CELLS;
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();
     let score = editDistance(wanted, lower, limit);
@@ -30,12 +44,13 @@ let previousRow = new Int32Array(0);
 let currentRow = new Int32Array(0);
 
 /**
- * Optimal string alignment distance, giving up (returning `limit + 1`) once it must exceed `limit`.
+ * Optimal string alignment distance, giving up (returning `limit + 1`) once it must exceed `limit`,
+ * or once the call's budget of cells is spent.
  * Only the band of cells within `limit` of the diagonal is computed: a cell outside it is already
  * more than `limit`, and reads as `limit + 1`.
  */
 function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  if (Math.abs(a.length - b.length) > limit || cellsLeft <= 0) return limit + 1;
   const width = b.length + 1;
   if (previousRow.length < width + 1) {
     beforePreviousRow = new Int32Array(width + 1);
@@ -65,7 +80,9 @@ function editDistance(a: string, b: string, limit: number): number {
       current[j] = value;
       if (value < rowMinimum) rowMinimum = value;
     }
-    if (rowMinimum > limit) return limit + 1;
+    // Past the call's budget the distance is not known: the name is not suggested for it.
+    cellsLeft -= last - first + 1;
+    if (rowMinimum > limit || cellsLeft <= 0) return limit + 1;
     const spare = beforePrevious;
     beforePrevious = previous;
     previous = current;
