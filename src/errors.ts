@@ -78,47 +78,48 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
 
   /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
   constructor(toolName: string, issues: readonly string[], repeats = 0) {
-    const message = validationMessage(toolName, issues);
-    const limit = hideStackTraces();
-    try {
-      super(message);
-    } finally {
-      restoreStackTraces(limit);
-    }
-    // As it would read with no frames.
-    this.stack = `ToolArgumentsValidationError: ${message}`;
+    super(withoutFrames(validationMessage(toolName, issues)));
+    framesBack(this, "ToolArgumentsValidationError");
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
     this.repeats = repeats;
   }
 }
 
-/** What {@link hideStackTraces} gives when it could not change the limit (a frozen `Error`, as hardened runtimes make it). */
+/** The limit {@link withoutFrames} found, until {@link framesBack} gives it back; this marker when it could not change it. */
 const LIMIT_UNCHANGED: unique symbol = Symbol("Error.stackTraceLimit unchanged");
+let hiddenLimit: unknown = LIMIT_UNCHANGED;
 
 /**
- * Makes errors created from now on capture no stack frames: a limit that is not a number makes V8
- * skip the stack walk altogether (a limit of 0 still walks it). Never throws.
- * @returns the limit to give back to {@link restoreStackTraces}
+ * `message`, as the argument of `super` for an error about a model's call: errors created from now
+ * on capture no stack frames (a limit that is not a number makes V8 skip the stack walk
+ * altogether; a limit of 0 still walks it), until {@link framesBack} right after `super`. `Error`'s
+ * constructor cannot throw for a string message, so nothing runs between the two. Never throws
+ * (a frozen `Error`, as hardened runtimes make it, keeps its limit).
  */
-function hideStackTraces(): unknown {
+function withoutFrames(message: string): string {
   try {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = undefined as unknown as number;
-    return limit;
+    hiddenLimit = limit;
   } catch {
-    return LIMIT_UNCHANGED;
+    hiddenLimit = LIMIT_UNCHANGED;
   }
+  return message;
 }
 
-/** Gives `Error.stackTraceLimit` back the value {@link hideStackTraces} found. Never throws. */
-function restoreStackTraces(limit: unknown): void {
-  if (limit === LIMIT_UNCHANGED) return;
-  try {
-    Error.stackTraceLimit = limit as number;
-  } catch {
-    // It could be set a moment ago; nothing else is to be done if it cannot be now.
+/** Gives `Error.stackTraceLimit` back, and writes `error`'s stack as it reads with no frames. Never throws. */
+function framesBack(error: Error, name: string): void {
+  const limit = hiddenLimit;
+  hiddenLimit = LIMIT_UNCHANGED;
+  if (limit !== LIMIT_UNCHANGED) {
+    try {
+      Error.stackTraceLimit = limit as number;
+    } catch {
+      // It could be set a moment ago; nothing else is to be done if it cannot be now.
+    }
   }
+  error.stack = `${name}: ${error.message}`;
 }
 
 /**
@@ -141,14 +142,8 @@ export class UnknownToolError extends ToolRegistryError {
   readonly available: readonly string[];
 
   constructor(toolName: string, suggestions: readonly string[], available: readonly string[] = []) {
-    const message = unknownToolMessage(toolName, suggestions, available);
-    const limit = hideStackTraces();
-    try {
-      super(message);
-    } finally {
-      restoreStackTraces(limit);
-    }
-    this.stack = `UnknownToolError: ${message}`;
+    super(withoutFrames(unknownToolMessage(toolName, suggestions, available)));
+    framesBack(this, "UnknownToolError");
     this.toolName = toolName;
     this.suggestions = Object.freeze([...suggestions]);
     this.available = Object.freeze([...available]);
@@ -317,14 +312,8 @@ export class ToolNotAllowedError extends ToolRegistryError {
   readonly available: readonly string[];
 
   constructor(toolName: string, available: readonly string[]) {
-    const message = notAllowedMessage(toolName, available);
-    const limit = hideStackTraces();
-    try {
-      super(message);
-    } finally {
-      restoreStackTraces(limit);
-    }
-    this.stack = `ToolNotAllowedError: ${message}`;
+    super(withoutFrames(notAllowedMessage(toolName, available)));
+    framesBack(this, "ToolNotAllowedError");
     this.toolName = toolName;
     this.available = Object.freeze([...available]);
   }

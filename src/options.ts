@@ -87,7 +87,7 @@ export function optionalToken(option: string, value: unknown): string | undefine
 }
 
 /** `dispatchAll`'s `approvals`: tokens by call id, or unset (the registry's and a queue's). */
-export function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
+function checkApprovals(value: unknown): Readonly<Record<string, string>> | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`approvals must be an object of tokens by tool call id, got ${describeOption(value)}`);
   for (const [id, token] of Object.entries(value)) optionalToken(`approvals[${JSON.stringify(id)}]`, token);

@@ -5,9 +5,8 @@ import type { DispatchAllOptions, ToolCallContent, ToolResult } from "../types.j
  * `dispatchAll`'s calls, checked to be an array (the registry's, a queue's).
  * @throws TypeError for anything else
  */
-export function checkCalls(calls: unknown): readonly ToolCallContent[] {
+export function checkCalls(calls: unknown): void {
   if (!Array.isArray(calls)) throw new TypeError(`calls must be an array of tool calls, got ${describeOption(calls)}`);
-  return calls as readonly ToolCallContent[];
 }
 
 /**

@@ -30,8 +30,8 @@ function namingSegment(error: unknown, segment: string | number): unknown {
 
 /**
  * Whether `text` holds no line terminator (`\n`, `\r`, U+2028, U+2029): what `/^.*$/u` tests, the
- * key pattern of TypeBox's `Type.Record` with string keys, at a few nanoseconds where the regular
- * expression costs about 25.
+ * key pattern of TypeBox's `Type.Record` with string keys, without calling into the regular
+ * expression engine for each key (a few nanoseconds less per key, measured).
  */
 function singleLine(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
