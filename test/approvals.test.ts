@@ -239,9 +239,24 @@ describe("registry.deny", () => {
 });
 
 describe("approval options", () => {
-  it("refuses needsApproval on a registry without a secret, and a short secret", () => {
-    expect(thrownBy(() => new ToolRegistry().register(payTool, () => 1, { needsApproval: true }))).toBeInstanceOf(TypeError);
-    expect(thrownBy(() => new ToolRegistry({ approvalSecret: "short" }))).toBeInstanceOf(TypeError);
+  it("signs with a random secret of the registry's own when given none: its tokens are good there only", async () => {
+    const runs: unknown[] = [];
+    const registry = new ToolRegistry().register(payTool, (payment) => runs.push(payment), { needsApproval: true });
+    const token = await registry.approve(await requestOf(registry));
+    const twin = new ToolRegistry().register(payTool, (payment) => runs.push(payment), { needsApproval: true });
+    expect(await rejectionOf(twin.dispatch(call(), { approval: token }))).toMatchObject({ name: "ToolApprovalError", reason: "tampered" });
+    expect(runs).toHaveLength(0);
+    await registry.dispatch(call(), { approval: token });
+    expect(runs).toEqual([args]);
+  });
+
+  it("takes any non-empty secret, and refuses an empty one or one that is not text or bytes", async () => {
+    const { registry, runs } = payRegistry(undefined, { approvalSecret: "short" });
+    await registry.dispatch(call(), { approval: await registry.approve(await requestOf(registry)) });
+    expect(runs).toHaveLength(1);
+    expect(thrownBy(() => new ToolRegistry({ approvalSecret: "" }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry({ approvalSecret: new Uint8Array(0) }))).toBeInstanceOf(TypeError);
+    expect(thrownBy(() => new ToolRegistry({ approvalSecret: 42 as never }))).toBeInstanceOf(TypeError);
   });
 
   it("refuses a token that is not a string, and an expiry that never ends", async () => {

@@ -47,8 +47,8 @@ export const DEFAULT_APPROVAL_TTL_MS = 600_000;
 /** Tokens longer than this are refused unread: a real one is a few hundred characters. */
 const MAX_TOKEN_LENGTH = 4_096;
 
-/** The least secret length: HMAC-SHA256 is as strong as its key, up to 32 bytes. */
-const MIN_SECRET_BYTES = 32;
+/** The length of the random secret a registry signs with when it is given none: HMAC-SHA256's full strength. */
+const RANDOM_SECRET_BYTES = 32;
 
 /**
  * Signs and verifies approval tokens with HMAC-SHA256 under one secret (Web Crypto). A token is
@@ -56,17 +56,25 @@ const MIN_SECRET_BYTES = 32;
  * token signed under another secret, fails verification.
  */
 export class ApprovalSigner {
-  readonly #key: Promise<CryptoKey>;
+  #key: Promise<CryptoKey> | undefined;
 
-  /** @throws TypeError for a secret that is not a string or bytes of at least 32 bytes */
+  /**
+   * @param secret the registry's `approvalSecret`; with none, a random secret of this signer's own,
+   * made on first use (its tokens are then good for this signer only, never after a restart)
+   * @throws TypeError for a secret that is not a non-empty string or bytes
+   */
   constructor(secret: unknown) {
+    if (secret === undefined) return;
     const bytes = typeof secret === "string" ? new TextEncoder().encode(secret) : secret instanceof Uint8Array ? secret.slice() : undefined;
-    if (bytes === undefined || bytes.length < MIN_SECRET_BYTES) {
-      throw new TypeError(`approvalSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes (random, kept secret), got ${bytes === undefined ? describeOption(secret) : `${bytes.length} bytes`}`);
+    if (bytes === undefined || bytes.length === 0) {
+      throw new TypeError(`approvalSecret must be a non-empty string or Uint8Array (best: ${RANDOM_SECRET_BYTES} random bytes, kept secret), got ${bytes === undefined ? describeOption(secret) : "0 bytes"}`);
     }
-    this.#key = hmacKey(bytes);
-    // An unhandled rejection here would be reported before any approval is asked for; each use reports it instead.
-    this.#key.catch(() => {});
+    this.#key = importedKey(bytes);
+  }
+
+  /** The signing key: the given secret's, or a random one made now, on the first approval. */
+  #signingKey(): Promise<CryptoKey> {
+    return (this.#key ??= importedKey(randomBytes(RANDOM_SECRET_BYTES)));
   }
 
   /** A token for `request`, valid for `expiresInMs` from now. */
@@ -80,7 +88,7 @@ export class ApprovalSigner {
       ...(approvedBy === undefined ? {} : { approvedBy }),
     };
     const body = textToBase64Url(JSON.stringify(claims));
-    return `${body}.${toBase64Url(await sign(await this.#key, body))}`;
+    return `${body}.${toBase64Url(await sign(await this.#signingKey(), body))}`;
   }
 
   /**
@@ -94,7 +102,7 @@ export class ApprovalSigner {
     if (parts.length !== 2) throw tampered();
     const [body, signature] = parts as [string, string];
     const signatureBytes = fromBase64Url(signature);
-    if (signatureBytes === undefined || !(await verify(await this.#key, signatureBytes, body))) throw tampered();
+    if (signatureBytes === undefined || !(await verify(await this.#signingKey(), signatureBytes, body))) throw tampered();
     const text = textFromBase64Url(body);
     const claims: unknown = text === undefined ? undefined : JSON.parse(text);
     if (!isClaims(claims)) throw tampered();
@@ -127,4 +135,11 @@ export function checkApprovalRequest(value: unknown): ApprovalRequest {
   }
   if (!("arguments" in request)) throw new TypeError("request.arguments is missing");
   return request as ApprovalRequest;
+}
+
+/** An HMAC key of `bytes`; its failure is reported by each use, not as an unhandled rejection before any. */
+function importedKey(bytes: Uint8Array): Promise<CryptoKey> {
+  const key = hmacKey(bytes);
+  key.catch(() => {});
+  return key;
 }

@@ -37,8 +37,8 @@ export type Outcome =
 export interface GovernorServices {
   readonly ledger: CallLedger;
   readonly locks: ResourceLocks;
-  /** Signs and verifies approval tokens; `undefined` when the registry has no `approvalSecret`. */
-  readonly signer: ApprovalSigner | undefined;
+  /** Signs and verifies approval tokens: under the registry's `approvalSecret`, or a random secret of its own. */
+  readonly signer: ApprovalSigner;
   readonly tracker: ExecutionTracker;
   /** The registry's hooks, in order (read at each call). */
   hooks(): readonly ToolHooks[];
@@ -174,9 +174,7 @@ export class Governor {
    */
   async #verifyApproval(call: GovernedCall, fingerprint: string): Promise<void> {
     const { tool, toolCallId } = call.prepared;
-    const signer = this.services.signer;
-    if (signer === undefined) throw new ToolApprovalError(tool.name, "tampered");
-    const claims = await signer.claims(call.approval, tool.name);
+    const claims = await this.services.signer.claims(call.approval, tool.name);
     const now = Date.now();
     if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
     if (claims.toolCallId !== toolCallId || claims.toolName !== tool.name || claims.fingerprint !== fingerprint) {

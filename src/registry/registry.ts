@@ -86,9 +86,10 @@ export interface ToolRegistryOptions {
    */
   ledger?: LedgerStore;
   /**
-   * The secret approval tokens are signed with (HMAC-SHA256): at least 32 bytes, random, kept on
-   * the server. Needed by tools registered with `needsApproval`; a registry with the same secret
-   * (and a persistent ledger) accepts tokens across restarts.
+   * The secret approval tokens are signed with (HMAC-SHA256): best 32 random bytes, kept on the
+   * server. A registry with the same secret (and a persistent ledger) accepts tokens across
+   * restarts. Without one, the registry signs with a random secret of its own: its tokens are then
+   * good for this registry only.
    */
   approvalSecret?: string | Uint8Array;
   /**
@@ -154,7 +155,7 @@ export class ToolRegistry {
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
   readonly #tracker: ExecutionTracker;
   readonly #ledger: CallLedger;
-  readonly #signer: ApprovalSigner | undefined;
+  readonly #signer: ApprovalSigner;
   readonly #governor: Governor;
   /** Whether results are cut to a registry-wide `maxResultBytes`. */
   readonly #limitsResults: boolean;
@@ -182,7 +183,7 @@ export class ToolRegistry {
     };
     this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
     this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
-    this.#signer = options.approvalSecret === undefined ? undefined : new ApprovalSigner(options.approvalSecret);
+    this.#signer = new ApprovalSigner(options.approvalSecret);
     const maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveInteger("maxResultBytes", options.maxResultBytes, true);
     this.#limitsResults = maxResultBytes !== undefined && maxResultBytes !== Infinity;
     this.#governAll = this.#limitsResults;
@@ -206,8 +207,7 @@ export class ToolRegistry {
    * handler that is not a function, or a `parameters` that is not a sound JSON Schema (checked
    * against the draft-07 or 2020-12 meta-schema, with every `$ref` resolvable and every pattern
    * runnable in linear time; `problems` lists each, with its location)
-   * @throws TypeError for an option of the wrong kind, `cacheTtlMs` on a tool that is not
-   * `read-only`, or `needsApproval` on a registry without an `approvalSecret`
+   * @throws TypeError for an option of the wrong kind, or `cacheTtlMs` on a tool that is not `read-only`
    */
   register<TParameters extends TSchema, TOutput extends TSchema = TSchema>(
     definition: ToolDefinition<TParameters, TOutput>,
@@ -215,9 +215,6 @@ export class ToolRegistry {
     options: RegisterOptions<NoInfer<Static<TParameters>>> = {},
   ): this {
     const tool = this.#definitions.prepare(definition as ToolDefinition, handler, options as RegisterOptions, (name) => this.#tools.has(name));
-    if (tool.policy?.needsApproval !== undefined && this.#signer === undefined) {
-      throw new TypeError(`needsApproval needs the registry's approvalSecret, to sign the approvals of tool "${tool.name}"`);
-    }
     this.#tools.set(tool.name, tool);
     if (this.#changeListeners !== undefined) this.#changed("register", tool.name);
     return this;
@@ -487,10 +484,9 @@ export class ToolRegistry {
    * browser and a restart; its arguments must still have its fingerprint.
    * @returns the token: a string, safe to store and send (it holds no secret; it is signed)
    * @throws ToolApprovalError `"mismatch"` when the request's arguments do not have its fingerprint (it was altered)
-   * @throws TypeError when the registry has no `approvalSecret`, for a request that is not one, or a bad option
+   * @throws TypeError for a request that is not one, or a bad option
    */
   async approve(request: ApprovalRequest, options: ApproveOptions = {}): Promise<string> {
-    if (this.#signer === undefined) throw new TypeError("approve needs the registry's approvalSecret");
     const checked = checkApprovalRequest(request);
     options ??= {};
     const expiresInMs = milliseconds("expiresInMs", options.expiresInMs) ?? DEFAULT_APPROVAL_TTL_MS;
