@@ -209,4 +209,28 @@ describe("the ledger option", () => {
     await registry.dispatch(call("b"));
     expect(runs).toHaveLength(1);
   });
+
+  it("works with a store that answers null for a key it does not hold, as Redis clients do", async () => {
+    const entries = new Map<string, unknown>();
+    const store = {
+      get: async (key: string) => (entries.get(key) ?? null) as never,
+      set: async (key: string, value: unknown) => void entries.set(key, value),
+      delete: async (key: string) => void entries.delete(key),
+    };
+    const { registry, runs } = payRegistry({ effects: "once" }, { ledger: store });
+    expect(await registry.dispatch(call("a"))).toEqual({ paid: 10, run: 1 });
+    expect(await registry.dispatch(call("b"))).toEqual({ paid: 10, run: 1 });
+    expect(runs).toHaveLength(1);
+  });
+});
+
+describe("MemoryLedger", () => {
+  it("keeps at most max entries, dropping the least recently used first", async () => {
+    const ledger = new MemoryLedger({ max: 2 });
+    await ledger.set("a", 1, { ttlMs: 60_000 });
+    await ledger.set("b", 2, { ttlMs: 60_000 });
+    expect(await ledger.get("a")).toBe(1);
+    await ledger.set("c", 3, { ttlMs: 60_000 });
+    expect([await ledger.get("a"), await ledger.get("b"), await ledger.get("c")]).toEqual([1, undefined, 3]);
+  });
 });

@@ -159,7 +159,9 @@ export class CallLedger {
     this.#adding.add(key);
     try {
       if (this.store.add !== undefined) return await this.store.add(key, value, options);
-      if ((await this.store.get(key)) !== undefined) return false;
+      // A store may say "nothing" with null, as Redis and many clients do: the registry never stores null.
+      const existing = await this.store.get(key);
+      if (existing !== undefined && existing !== null) return false;
       await this.store.set(key, value, options);
       return true;
     } finally {

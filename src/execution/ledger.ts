@@ -21,7 +21,7 @@ export interface LedgerSetOptions {
  * one for them to hold across processes.
  */
 export interface LedgerStore {
-  /** The value under `key`, or `undefined` when there is none (or it expired). */
+  /** The value under `key`, or `undefined` (or `null`) when there is none (or it expired). */
   get(key: string): Promise<JsonValue | undefined>;
   /** Stores `value` under `key`, replacing any value, for `ttlMs`. */
   set(key: string, value: JsonValue, options: LedgerSetOptions): Promise<void>;
