@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import { Redis } from "ioredis";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
 import { connect, type RedisConnection } from "./connection.js";
 
@@ -23,13 +23,18 @@ export class RedisLedger implements LedgerStore {
   readonly #client: Redis;
   readonly #prefix: string;
 
-  /** @throws TypeError for a connection that is none of a URL, options or a client, or a prefix that is not a string */
-  constructor(options: RedisLedgerOptions) {
-    const prefix = options?.keyPrefix ?? "ttr:ledger:";
+  /**
+   * @param options `{ connection, keyPrefix? }`, or the connection alone (a URL, ioredis options or
+   * a client), as the queue and the worker take it
+   * @throws TypeError for a connection that is none of a URL, options or a client, or a prefix that is not a string
+   */
+  constructor(options: RedisLedgerOptions | RedisConnection) {
+    if (!isLedgerOptions(options)) options = { connection: options };
+    const prefix = options.keyPrefix ?? "ttr:ledger:";
     if (typeof prefix !== "string") throw new TypeError(`keyPrefix must be a string, got ${typeof prefix}`);
     this.#prefix = prefix;
     // A store call fails rather than waits while Redis is away: the registry then fails closed.
-    this.#client = connect("connection", options?.connection, { maxRetriesPerRequest: 1 });
+    this.#client = connect("connection", options.connection, { maxRetriesPerRequest: 1 });
   }
 
   async get(key: string): Promise<JsonValue | undefined> {
@@ -57,6 +62,11 @@ export class RedisLedger implements LedgerStore {
   async close(): Promise<void> {
     await this.#client.quit().catch(() => this.#client.disconnect());
   }
+}
+
+/** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
+function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {
+  return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.hasOwn(value, "connection");
 }
 
 /** Whole milliseconds, at least 1; `undefined` for no expiry. */

@@ -66,6 +66,16 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(await ledger.get("a")).toBe(2);
     });
 
+    it("takes the connection alone, as the queue and the worker do", async () => {
+      const ledger = new RedisLedger(redis!.url);
+      open.push(ledger);
+      const key = uniqueName("bare");
+      expect(await ledger.add(key, "first", { ttlMs: 10_000 })).toBe(true);
+      expect(await ledger.get(key)).toBe("first");
+      await ledger.delete(key);
+      expect(() => new RedisLedger(42 as never)).toThrow(TypeError);
+    });
+
     it("forgets an entry when its time to live runs out", async () => {
       const ledger = new RedisLedger({ connection: redis!.url, keyPrefix: `${uniqueName("ledger")}:` });
       open.push(ledger);
