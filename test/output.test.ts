@@ -79,50 +79,59 @@ describe("toolContent", () => {
 describe("maxResultBytes", () => {
   const echo = { name: "echo", description: "Echo", parameters: Type.Object({ text: Type.String() }) };
 
-  it("cuts a larger result to the limit with a notice, and marks the result truncated", async () => {
-    const registry = new ToolRegistry({ maxResultBytes: 100 }).register(echo, ({ text }) => text);
-    const [cut, whole] = await registry.dispatchAll([toolCall("echo", { text: "x".repeat(1_000) }, "a"), toolCall("echo", { text: "short" }, "b")]);
+  const bytesOf = (text: string) => new TextEncoder().encode(text).length;
+
+  it("cuts a larger result to the limit, its notice included, and marks the result truncated", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 1_000 }).register(echo, ({ text }) => text);
+    const [cut, whole] = await registry.dispatchAll([toolCall("echo", { text: "x".repeat(10_000) }, "a"), toolCall("echo", { text: "short" }, "b")]);
     expect(cut).toMatchObject({ status: "ok", truncated: true });
     const value = (cut as ToolSuccess).value as string;
-    expect(value.startsWith(`${"x".repeat(100)}\n[Result cut to 100 of its 1000 bytes.`)).toBe(true);
+    expect(bytesOf(value)).toBe(1_000);
+    expect(value).toMatch(/^x+\n\[Result cut to 1000 of its 10000 bytes\. Ask for less \(a narrower query, one page\) to see the rest\.\]$/);
     expect(whole).toEqual({ status: "ok", toolCallId: "b", toolName: "echo", isError: false, value: "short" });
   });
 
+  it("shortens the notice where the full one would take more than half of a small limit", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 100 }).register(echo, ({ text }) => text);
+    const value = (await registry.dispatch(toolCall("echo", { text: "x".repeat(1_000) }))) as string;
+    expect(value).toBe(`${"x".repeat(61)}\n[Result cut to 100 of its 1000 bytes.]`);
+  });
+
   it("counts UTF-8 bytes and never splits a character", async () => {
-    const registry = new ToolRegistry({ maxResultBytes: 5 }).register(echo, ({ text }) => text);
-    // 2 + 4 + 4 bytes: the first emoji would end at byte 6, past the limit of 5.
-    const value = (await registry.dispatch(toolCall("echo", { text: "é😀😀" }))) as string;
-    expect(value.split("\n")[0]).toBe("é");
-    expect(value).toContain("cut to 5 of its 10 bytes");
+    const registry = new ToolRegistry({ maxResultBytes: 13 }).register(echo, ({ text }) => text);
+    // 14 bytes, 7 of room before "\n[cut]": é (2) and one emoji (4) fit; the next emoji would end at byte 10.
+    expect(await registry.dispatch(toolCall("echo", { text: "é😀😀😀" }))).toBe("é😀\n[cut]");
   });
 
   it("cuts the JSON text of an object result", async () => {
-    const registry = new ToolRegistry({ maxResultBytes: 10 }).register(echo, ({ text }) => ({ text }));
-    const value = (await registry.dispatch(toolCall("echo", { text: "abcdefghijkl" }))) as string;
-    expect(value.startsWith('{"text":"a\n')).toBe(true);
+    const registry = new ToolRegistry({ maxResultBytes: 12 }).register(echo, ({ text }) => ({ text }));
+    expect(await registry.dispatch(toolCall("echo", { text: "abcdefghijkl" }))).toBe('{"text\n[cut]');
   });
 
-  it("per tool overrides the registry's, and Infinity lifts it", async () => {
+  it("per tool overrides the registry's, and Infinity lifts it; a limit too small for any notice keeps the text alone", async () => {
     const registry = new ToolRegistry({ maxResultBytes: 5 })
       .register(echo, ({ text }) => text, { maxResultBytes: Infinity })
       .register({ ...echo, name: "tight" }, ({ text }) => text, { maxResultBytes: 2 });
     expect(await registry.dispatch(toolCall("echo", { text: "abcdefgh" }))).toBe("abcdefgh");
-    expect(((await registry.dispatch(toolCall("tight", { text: "abcdefgh" }))) as string).startsWith("ab\n[Result cut to 2 of its 8 bytes")).toBe(true);
+    const [tight] = await registry.dispatchAll([toolCall("tight", { text: "abcdefgh" })]);
+    expect(tight).toMatchObject({ value: "ab", truncated: true });
   });
 
-  it("keeps a rich result's items in order while they fit, and leaves out an image that does not", async () => {
-    const registry = new ToolRegistry({ maxResultBytes: 20 }).register(echo, () =>
-      toolContent([{ type: "text", text: "0123456789" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "tail" }]),
+  it("keeps a rich result's items in order while they fit, within the limit, and leaves out an image that does not", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 200 }).register(echo, () =>
+      toolContent([{ type: "text", text: "0123456789" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "tail" }, { type: "text", text: "x".repeat(200) }]),
     );
     const [result] = await registry.dispatchAll([toolCall("echo", { text: "" })]);
     expect(result).toMatchObject({ truncated: true });
-    const content = ((result as ToolSuccess).value as ToolContent).content;
-    expect(content.map((item) => (item.type === "text" ? item.text : item.type))).toEqual([
+    const texts = ((result as ToolSuccess).value as ToolContent).content.map((item) => (item.type === "text" ? item.text : item.type));
+    expect(texts).toEqual([
       "0123456789",
       "[an image (image/png) left out: the result is over its size limit]",
       "tail",
-      expect.stringContaining("[Result cut to 20 of its"),
+      expect.stringMatching(/^x+$/),
+      `[Result cut to 200 of its ${10 + PNG.length + 4 + 200} bytes. Ask for less (a narrower query, one page) to see the rest.]`,
     ]);
+    expect(texts.reduce((sum, text) => sum + bytesOf(text), 0)).toBe(200);
   });
 });
 

@@ -50,7 +50,7 @@ export interface ExecutionOptions<TArgs = unknown> {
   needsApproval?: boolean | ApprovalPredicate<TArgs>;
   /**
    * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for
-   * images and audio); a larger one is cut, with a notice, and marked `truncated`. Overrides the
+   * images and audio), its notice included; a larger one is cut, with a notice, and marked `truncated`. Overrides the
    * registry's `maxResultBytes`; `Infinity` lifts it.
    */
   maxResultBytes?: number;

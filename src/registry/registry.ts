@@ -94,7 +94,8 @@ export interface ToolRegistryOptions {
   approvalSecret?: string | Uint8Array;
   /**
    * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for images
-   * and audio): a larger one is cut to it with a notice, and marked `truncated`. No limit when unset.
+   * and audio), its notice included: a larger one is cut to it with a notice, and marked `truncated`.
+   * No limit when unset.
    */
   maxResultBytes?: number;
   /**

@@ -10,11 +10,13 @@ export interface FittedResult {
 const encoder = new TextEncoder();
 
 /**
- * A result within `maxBytes` of UTF-8 text (or base64 data) for the model. A larger value becomes
- * its text cut to the limit, at a character boundary, followed by a notice that says it was cut
- * and by how much; a `toolContent` result keeps its items in order while they fit, cuts the text
- * item that crosses the limit, and replaces each image, audio or binary resource that does not fit
- * whole by a line saying it was left out. A value with no JSON text is left for the adapters to report.
+ * A result within `maxBytes` of UTF-8 text (or base64 data) for the model, its notice included. A
+ * larger value becomes the start of its text, cut at a character boundary, followed by a notice
+ * that says it was cut and by how much (shorter where the limit is small: see {@link noticeWithin});
+ * a `toolContent` result keeps its items in order while they fit, cuts the text item that crosses
+ * the limit, replaces each image, audio or binary resource that does not fit whole by a line saying
+ * it was left out (while such lines fit), and ends with the notice. A value with no JSON text is
+ * left for the adapters to report.
  */
 export function fitResult(value: unknown, maxBytes: number): FittedResult {
   if (isToolContent(value)) return fitContent(value, maxBytes);
@@ -22,27 +24,34 @@ export function fitResult(value: unknown, maxBytes: number): FittedResult {
   if (text === undefined || text.length <= maxBytes / 3) return { value, truncated: false };
   const bytes = utf8Length(text);
   if (bytes <= maxBytes) return { value, truncated: false };
-  return { value: `${cutUtf8(text, maxBytes)}\n${cutNotice(bytes, maxBytes)}`, truncated: true };
+  const notice = noticeWithin(bytes, maxBytes);
+  if (notice === undefined) return { value: cutUtf8(text, maxBytes), truncated: true };
+  return { value: `${cutUtf8(text, maxBytes - utf8Length(notice) - 1)}\n${notice}`, truncated: true };
 }
 
 function fitContent(value: ToolContent, maxBytes: number): FittedResult {
   const total = value.content.reduce((sum, item) => sum + itemBytes(item), 0);
   if (total <= maxBytes) return { value, truncated: false };
-  let left = maxBytes;
+  const notice = noticeWithin(total, maxBytes);
+  let left = notice === undefined ? maxBytes : maxBytes - utf8Length(notice);
   const items: ContentItem[] = [];
   for (const item of value.content) {
     const bytes = itemBytes(item);
     if (bytes <= left) {
       items.push(item);
       left -= bytes;
-    } else if (item.type === "text" && left > 0) {
-      items.push({ type: "text", text: cutUtf8(item.text, left) });
+    } else if (item.type === "text") {
+      if (left > 0) items.push({ type: "text", text: cutUtf8(item.text, left) });
       left = 0;
-    } else if (item.type !== "text") {
-      items.push({ type: "text", text: `[${describeItem(item)} left out: the result is over its size limit]` });
+    } else {
+      const leftOut = `[${describeItem(item)} left out: the result is over its size limit]`;
+      const leftOutBytes = utf8Length(leftOut);
+      if (leftOutBytes > left) continue;
+      items.push({ type: "text", text: leftOut });
+      left -= leftOutBytes;
     }
   }
-  items.push({ type: "text", text: cutNotice(total, maxBytes) });
+  if (notice !== undefined) items.push({ type: "text", text: notice });
   const options = "structuredContent" in value ? { structuredContent: value.structuredContent } : {};
   return { value: toolContent(items, options), truncated: true };
 }
@@ -64,9 +73,15 @@ function describeItem(item: Exclude<ContentItem, { type: "text" }>): string {
   return item.type === "resource" ? "a resource" : `an ${item.type} (${item.mimeType})`;
 }
 
-/** The notice after a cut result: it was cut, from what size to what limit, and what to do. */
-export function cutNotice(bytes: number, maxBytes: number): string {
-  return `[Result cut to ${maxBytes} of its ${bytes} bytes. Ask for less (a narrower query, one page) to see the rest.]`;
+/**
+ * The notice after a cut result, counted within the limit: it was cut, from what size to what limit,
+ * and what to do; where that would take more than half of the limit, only the sizes, or only
+ * `[cut]`; `undefined` when even that leaves no room (the result is then its cut text alone, still
+ * marked `truncated`).
+ */
+export function noticeWithin(bytes: number, maxBytes: number): string | undefined {
+  const notices = [`[Result cut to ${maxBytes} of its ${bytes} bytes. Ask for less (a narrower query, one page) to see the rest.]`, `[Result cut to ${maxBytes} of its ${bytes} bytes.]`, "[cut]"];
+  return notices.find((notice) => (notice.length + 1) * 2 <= maxBytes) ?? (maxBytes > "[cut]".length ? "[cut]" : undefined);
 }
 
 function utf8Length(text: string): number {
