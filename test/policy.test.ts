@@ -240,6 +240,40 @@ describe("retry", () => {
     expect(attempts).toBe(1);
   });
 
+  it("never overlaps the timed-out attempt it replaces under a concurrency limit or a lock: it waits for it to settle", async () => {
+    let attempts = 0;
+    let running = 0;
+    let mostAtOnce = 0;
+    const tools = new ToolRegistry().register(
+      tool("write"),
+      async () => {
+        attempts++;
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        await new Promise((resolve) => setTimeout(resolve, attempts === 1 ? 120 : 5));
+        running--;
+        return "written";
+      },
+      { effects: "idempotent", timeoutMs: 100, concurrency: 1, exclusive: "fs:write", retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 } },
+    );
+    expect(await tools.dispatch(toolCall("write", { n: 1 }))).toBe("written");
+    expect(attempts).toBe(2);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it("gives up with the timeout when the timed-out attempt it would replace runs on past one more time limit", async () => {
+    let attempts = 0;
+    const tools = new ToolRegistry().register(
+      tool("write"),
+      async () => {
+        attempts++;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      },
+      { effects: "idempotent", timeoutMs: 30, concurrency: 1, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 } },
+    );
+    expect(await rejectionOf(tools.dispatch(toolCall("write", { n: 1 })))).toMatchObject({ name: "ToolTimeoutError", started: true });
+    expect(attempts).toBe(1);
+  });
+
   it("is refused at register for a tool not declared safe to repeat", () => {
     expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { retry: { retries: 1 } }))).toBeInstanceOf(TypeError);
     expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { effects: "once", retry: { retries: 1 } }))).toBeInstanceOf(TypeError);

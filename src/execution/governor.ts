@@ -160,6 +160,9 @@ export class Governor {
         if (failed) breaker?.failed();
         else breaker?.released();
         if (!failed || retry === undefined || attempt >= retry.retries || (breaker !== undefined && breaker.admit() > 0)) throw error;
+        // A retry never overlaps the attempt it replaces where runs are limited: an attempt given up
+        // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
+        if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
       }
       const signal = call.caller;
       await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));
@@ -194,6 +197,8 @@ export class Governor {
 class Hold {
   #running = 0;
   #finished = false;
+  /** Told when no handler of the call runs any more: the retry waiting for its timed-out attempt. */
+  #onIdle: (() => void) | undefined;
 
   constructor(readonly ticket: Ticket) {}
 
@@ -225,7 +230,31 @@ class Hold {
 
   attemptSettled(): void {
     this.#running--;
+    if (this.#running === 0) this.#onIdle?.();
     this.#releaseIfDone();
+  }
+
+  /**
+   * Resolves to `true` once no handler of the call runs (at once when none does), or to `false`
+   * when `timeoutMs` passes first.
+   * @throws what `aborted` makes, when the caller aborts first
+   */
+  idle(timeoutMs: number | undefined, caller: AbortFanOut | undefined, aborted: () => Error): Promise<boolean> {
+    if (this.#running === 0) return Promise.resolve(true);
+    return new Promise<boolean>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let unsubscribe: (() => void) | undefined;
+      const settle = (idle: boolean | Error): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        unsubscribe?.();
+        this.#onIdle = undefined;
+        if (idle instanceof Error) reject(idle);
+        else resolve(idle);
+      };
+      this.#onIdle = () => settle(true);
+      if (timeoutMs !== undefined) timer = setTimeout(() => settle(false), timeoutMs);
+      unsubscribe = caller?.subscribe(() => settle(aborted()));
+    });
   }
 
   /** The call is done (or will not run): the resources go back once no handler of it runs. */
