@@ -93,3 +93,20 @@ describe("tools({ only }): one request's subset", () => {
     expect(thrownBy(() => chat.tools(null as never))).toEqual(new TypeError("options must be an object, got null"));
   });
 });
+
+describe("the registry's maxArgumentBytes through the OpenAI adapters", () => {
+  it.each([
+    ["OpenAI Chat Completions", (registry: ToolRegistry, text: string) => openAIChat(registry).call({ id: "c", type: "function", function: { name: "tool_0", arguments: text } })],
+    ["OpenAI Responses", (registry: ToolRegistry, text: string) => openAIResponses(registry).call({ type: "function_call", call_id: "c", name: "tool_0", arguments: text })],
+  ] as const)("%s: a text over the limit is left for dispatch, which refuses it by size", async (_provider, callOf) => {
+    const runs: unknown[] = [];
+    const registry = new ToolRegistry({ maxArgumentBytes: 1_024 }).register({ name: "tool_0", description: "echo", parameters: Type.Object({ city: Type.String() }) }, (args) => runs.push(args));
+    const large = JSON.stringify({ city: "x".repeat(5_000) });
+    const call = callOf(registry, large);
+    expect(call.arguments).toBe(large);
+    const [result] = await registry.dispatchAll([call]);
+    expect(result).toMatchObject({ isError: true, error: { issues: ["/: arguments must not be larger than 1024 bytes"] } });
+    expect(runs).toHaveLength(0);
+    expect(callOf(registry, '{"city":"Paris"}').arguments).toEqual({ city: "Paris" });
+  });
+});

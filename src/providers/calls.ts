@@ -4,6 +4,8 @@ import type { AdapterBase } from "./adapter.js";
 import { type ProviderName, ProviderFormatError } from "./errors.js";
 import { isRecord } from "../objects.js";
 import { dropOptionalNulls } from "./strict.js";
+import { argumentLimitOf } from "../registry/argument-limits.js";
+import { exceedsUtf8Bytes } from "../validation/arguments.js";
 
 /** Reads one field of a provider object; a throwing getter or proxy becomes a typed error. */
 export function field(provider: ProviderName, value: unknown, key: string): unknown {
@@ -44,7 +46,7 @@ export function openAIFunctionCall(provider: ProviderName, id: string, holder: u
  * send for optional properties (dropped against the tool's schema in `registry`).
  */
 export function openAICallArguments(name: string, text: string, base: AdapterBase, registry: ToolRegistry): Record<string, unknown> | string {
-  const args = openAIArguments(text);
+  const args = openAIArguments(text, argumentLimitOf(registry));
   if (base.strict && typeof args !== "string") {
     try {
       dropOptionalNulls(registry.get(name)?.parameters, args);
@@ -55,17 +57,14 @@ export function openAICallArguments(name: string, text: string, base: AdapterBas
   return args;
 }
 
-// Larger text is left for dispatch to parse, under the registry's own `maxArgumentBytes`.
-const MAX_PARSED_CHARACTERS = 1024 * 1024;
-
 /**
  * OpenAI's arguments text, parsed when it is a JSON object. Text that is not
- * one (a model cut it short), or that is very large, stays the text, so that
- * dispatch reports it to the model (`/: arguments must be valid JSON`) or
- * refuses it by size. Never throws.
+ * one (a model cut it short), or that is larger than the registry's
+ * `maxArgumentBytes`, stays the text, so that dispatch reports it to the model
+ * (`/: arguments must be valid JSON`) or refuses it by size. Never throws.
  */
-function openAIArguments(text: string): Record<string, unknown> | string {
-  if (text.length > MAX_PARSED_CHARACTERS) return text;
+function openAIArguments(text: string, maxBytes: number): Record<string, unknown> | string {
+  if (exceedsUtf8Bytes(text, maxBytes)) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -14,6 +14,7 @@ import { CallObservation, type CallObserver, observed, observing, observersTrace
 import { checkHooks, type ToolHooks } from "../execution/hooks.js";
 import { ResourceLocks } from "../policy/locks.js";
 import { allowTest } from "../dispatch/allow.js";
+import { recordArgumentLimit } from "./argument-limits.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
 import { approvalLookup, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger } from "../options.js";
@@ -182,6 +183,7 @@ export class ToolRegistry {
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
       failures: this.#failures,
     };
+    recordArgumentLimit(this, this.#prepareContext.maxArgumentBytes);
     this.#tracker = new ExecutionTracker(optionalFunction<(report: LateSettleReport) => void>("onLateSettle", options.onLateSettle));
     this.#ledger = new CallLedger(checkLedger(options.ledger) ?? new MemoryLedger());
     this.#signer = new ApprovalSigner(options.approvalSecret);
