@@ -274,3 +274,22 @@ describe("malformed tool calls", () => {
     expect(results[2]).toMatchObject({ toolCallId: "7", toolName: "anything" });
   });
 });
+
+describe("handlers that return hostile values", () => {
+  const poisoned = () => ({
+    get then(): never {
+      throw new Error("then cannot be read");
+    },
+  });
+
+  it.each([
+    ["with no signal or time limit", {}, undefined],
+    ["with a time limit", { timeoutMs: 1_000 }, undefined],
+    ["with a caller's signal", {}, new AbortController().signal],
+  ] as const)("fails a result whose then getter throws as the handler's error, %s, and stops counting it as running", async (_, registryOptions, signal) => {
+    const registry = new ToolRegistry(registryOptions).register({ name: "t", description: "t", parameters: Type.Object({}) }, poisoned as never);
+    const error = await rejectionOf(registry.dispatch(toolCall("t", {}), signal === undefined ? undefined : { signal }));
+    expect(error).toMatchObject({ name: "ToolExecutionError", toolName: "t" });
+    expect(registry.executionStats().running).toBe(0);
+  });
+});

@@ -86,6 +86,7 @@ export function runCall(
   if (caller?.signal.aborted) return Promise.reject(new ToolAbortedError(tool.name, toolCallId, caller.signal.reason, false));
   let stop: CallStop | undefined;
   let result: unknown;
+  let pending: boolean;
   tracker.running++;
   try {
     if (timeoutMs === undefined && caller!.forOneCall) {
@@ -95,17 +96,19 @@ export function runCall(
       stop = new CallStop(caller);
       result = tool.handler(prepared.args, stop.context(toolCallId, tool.name, data));
     }
+    // Inside the try: a result whose `then` is a throwing getter fails as the handler's own error.
+    pending = isThenable(result);
   } catch (error) {
     tracker.running--;
     stop?.release();
     return Promise.reject(new ToolExecutionError(tool.name, toolCallId, error));
   }
-  if (!isThenable(result)) {
+  if (!pending) {
     tracker.running--;
     stop?.release();
     return Promise.resolve(result);
   }
-  return race(prepared, result, stop ?? new CallStop(caller), timeoutMs, tracker, watcher);
+  return race(prepared, result as PromiseLike<unknown>, stop ?? new CallStop(caller), timeoutMs, tracker, watcher);
 }
 
 /** The fast path: the handler with the shared never-aborting signal, its outcome as a promise. */
