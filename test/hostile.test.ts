@@ -89,6 +89,16 @@ describe("properties named like Object.prototype members", () => {
       hasOwnProperty: true,
     });
   });
+
+  it("does not take an inherited member for the trigger of dependentSchemas, whichever way that would fail", async () => {
+    const registry = new ToolRegistry()
+      .register({ name: "open", description: "", parameters: { type: "object", not: { dependentSchemas: { toString: false } } } as never }, () => "ran")
+      .register({ name: "closed", description: "", parameters: { type: "object", if: { dependentSchemas: { valueOf: false } }, else: { required: ["approved"] } } as never }, () => "ran");
+    for (const args of [{ a: 1 }, '{"a":1}']) {
+      expect(await rejectionOf(registry.dispatch(toolCall("open", args)))).toBeInstanceOf(ToolArgumentsValidationError);
+      expect(await registry.dispatch(toolCall("closed", args))).toBe("ran");
+    }
+  });
 });
 
 describe("proxies and getters", () => {

@@ -192,7 +192,7 @@ export function namesInheritedProperties(schema: object): boolean {
     const properties = node.properties;
     if (typeof properties === "object" && properties !== null && Object.keys(properties).some((name) => INHERITED_NAMES.has(name))) found = true;
     if (Array.isArray(node.required) && node.required.some((name) => INHERITED_NAMES.has(name as string))) found = true;
-    for (const keyword of ["dependentRequired", "dependencies"]) {
+    for (const keyword of ["dependentRequired", "dependencies", "dependentSchemas"]) {
       const dependencies = node[keyword];
       if (typeof dependencies !== "object" || dependencies === null) continue;
       for (const [trigger, names] of Object.entries(dependencies)) {
