@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { ToolDefinitionError, ToolRegistry } from "../src/index.js";
+import { thrownBy } from "./support/fixtures.js";
 import { Code } from "typebox/compile";
 import { describe, expect, it } from "vitest";
 import { MAX_COMPILED_NESTING } from "../src/schema/keywords.js";
@@ -263,6 +264,36 @@ describe("findCompileProblems: $ref loops", () => {
 
   it("accepts a root that refers to itself through a property", () => {
     expect(findCompileProblems({ type: "object", properties: { next: { $ref: "#" } } })).toEqual([]);
+  });
+});
+
+describe("findCompileProblems: checks whose work doubles with each level", () => {
+  /** `levels` definitions, each applying the next one `times` times to the same value. */
+  function chain(levels: number, times: number): object {
+    const $defs: Record<string, object> = { [`d${levels}`]: { type: "string" } };
+    for (let level = 0; level < levels; level++) $defs[`d${level}`] = { allOf: Array.from({ length: times }, () => ({ $ref: `#/$defs/d${level + 1}` })) };
+    return { type: "object", properties: { x: { $ref: "#/$defs/d0" } }, $defs };
+  }
+  const doubling = expect.stringContaining("could need more than 10000 subschema checks for one value");
+
+  it("refuses references applied twice at each level, which a small schema and a short string would take days to check", () => {
+    expect(findCompileProblems(chain(40, 2))).toEqual([{ pointer: "", problem: doubling }]);
+    expect(findCompileProblems(chain(14, 2))).toEqual([{ pointer: "", problem: doubling }]);
+    const error = thrownBy(() => new ToolRegistry().register({ name: "t", description: "t", parameters: chain(20, 2) as never }, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).problems).toEqual([{ pointer: "/", problem: doubling }]);
+  });
+
+  it("refuses a recursion that applies itself twice to each property it descends into", () => {
+    const twice = { type: "object", properties: { x: { $ref: "#/$defs/r" } } };
+    expect(findCompileProblems({ $ref: "#/$defs/r", $defs: { r: { allOf: [twice, twice] } } })).toEqual([{ pointer: "", problem: doubling }]);
+  });
+
+  it("accepts what multiplies the work only so far: a few levels of doubling, a long chain of single references, a tree", () => {
+    expect(findCompileProblems(chain(8, 2))).toEqual([]);
+    expect(findCompileProblems(chain(200, 1))).toEqual([]);
+    const tree = { type: "object", properties: { root: { $ref: "#/$defs/node" } }, $defs: { node: { type: "object", properties: { left: { $ref: "#/$defs/node" }, right: { $ref: "#/$defs/node" }, tags: { type: "array", items: { $ref: "#/$defs/node" } } } } } };
+    expect(findCompileProblems(tree)).toEqual([]);
   });
 });
 

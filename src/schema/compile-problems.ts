@@ -3,6 +3,7 @@ import { compilePattern, isNativeLinearPattern } from "./patterns.js";
 import { appendSegment } from "./pointer.js";
 import { SchemaReferences } from "./references.js";
 import { walkSchema } from "./walk.js";
+import { unboundedCheckWork } from "./check-work.js";
 
 /** Something in a schema that keeps it from compiling into a safe validator, and where. */
 export interface CompileProblem {
@@ -27,6 +28,8 @@ const NESTING_PER_NODE = 4;
  * - a `$ref` that leads back to itself without descending into the value (through `$ref`s and
  *   the applicators that check the same value: `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
  *   `else`, `dependentSchemas`), which would recurse forever on every value that reaches it;
+ * - references applied more than once at each level, so that the work of one check doubles with
+ *   each level (see `unboundedCheckWork`);
  * - lists so long, or nested so deep, that the generated check would nest more than
  *   {@link MAX_COMPILED_NESTING} expressions and overflow V8's parser (about 1,600 properties,
  *   `anyOf` branches or `required` names at the top level; large enums are exempt: they become a Set lookup).
@@ -36,8 +39,10 @@ export function findCompileProblems(schema: object): CompileProblem[] {
   // The nesting each node starts at: a `$defs` entry compiles as its own function and starts afresh.
   const nestingOf = new Map<object, number>();
   const pointers = new Map<object, string>();
+  let holdsReferences = false;
   const stop = walkSchema(schema, (node, pointer) => {
     pointers.set(node, pointer);
+    if (!holdsReferences) holdsReferences = REFERENCE_KEYWORDS.some((keyword) => typeof node[keyword] === "string");
     patternProblems(node, pointer, problems);
     const nesting = (nestingOf.get(node) ?? 0) + NESTING_PER_NODE + listLengths(node);
     if (nesting > MAX_COMPILED_NESTING) {
@@ -55,6 +60,11 @@ export function findCompileProblems(schema: object): CompileProblem[] {
   if (stop !== undefined) problems.push({ pointer: stop.pointer, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} subschemas` });
   const looping = findRefLoop(schema, pointers);
   if (looping !== undefined) problems.push({ pointer: looping, problem: "leads back to itself without descending into the value, so every check through it would recurse forever" });
+  else if (holdsReferences) {
+    // Only references can reach a subschema more than one way, and so multiply the work.
+    const work = unboundedCheckWork(schema, pointers.size);
+    if (work !== undefined) problems.push({ pointer: "", problem: work });
+  }
   return problems;
 }
 
