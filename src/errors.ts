@@ -396,7 +396,7 @@ export function executionMessage(toolName: string, cause: unknown): string {
 
 /** `Tool "<name>" timed out after <n> ms; it may still complete…`: a handler that ignores its signal goes on running. */
 export function timeoutMessage(toolName: string, timeoutMs: number): string {
-  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may yet complete, so check before calling it again.`;
+  return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may still complete, so check before calling it again.`;
 }
 
 /** `Tool "<name>" did not start within <n> ms…`: it waited for its turn, and never ran. */

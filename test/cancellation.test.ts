@@ -15,7 +15,7 @@ describe("honest cancellation", () => {
     );
     const error = await rejectionOf(registry.dispatch(toolCall("zombie", { secret: "s3cr3t" }, "c9")));
     expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect((error as Error).message).toContain("it may still be running and may yet complete");
+    expect((error as Error).message).toContain("it may still be running and may still complete");
     expect(registry.executionStats()).toEqual({ running: 1, abandoned: 1, settledLate: 0 });
     finish("wrote the file anyway: s3cr3t");
     await vi.waitFor(() => expect(registry.executionStats()).toEqual({ running: 0, abandoned: 0, settledLate: 1 }));

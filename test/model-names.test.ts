@@ -80,7 +80,7 @@ describe("text for the model names tools as the model knows them", () => {
     const read = chatCall(registry);
     const [failed, timedOut] = await registry.dispatchAll([read("uber_ride", '{"time":90}'), read("uber_slow", "{}")]);
     expect(contentOf(failed)).toBe('Tool "uber_ride" failed: no rides that far ahead');
-    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms; it may still be running and may yet complete, so check before calling it again.');
+    expect(contentOf(timedOut)).toBe('Tool "uber_slow" timed out after 10 ms; it may still be running and may still complete, so check before calling it again.');
   });
 
   it("says a call that never started did not run, in the tool's name the model knows", async () => {

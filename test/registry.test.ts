@@ -341,7 +341,7 @@ describe("timeouts and aborts", () => {
     const error = (await rejectionOf(registry.dispatch(toolCall("read", { path: "a" }, "c9")))) as ToolTimeoutError;
     expect(error).toBeInstanceOf(ToolTimeoutError);
     expect(error).toBeInstanceOf(ToolExecutionError);
-    expect(error.message).toBe('Tool "read" timed out after 20 ms; it may still be running and may yet complete, so check before calling it again.');
+    expect(error.message).toBe('Tool "read" timed out after 20 ms; it may still be running and may still complete, so check before calling it again.');
     expect(error.toolCallId).toBe("c9");
     expect(seenSignal?.aborted).toBe(true);
   });
