@@ -109,8 +109,9 @@ function repairAt(schemas: readonly unknown[], value: unknown, pointer: string, 
   } else if (typeof value === "object" && value !== null) {
     result = Array.isArray(value) ? repairArray(schemas, value, pointer, context, depth) : repairObject(schemas, value as Schema, pointer, context, depth);
   }
-  // A string that looks like the JSON of an array or object is never a lone value: wrapping it would guess.
-  if (result === value && value !== null && !Array.isArray(value) && !(typeof value === "string" && jsonTextKind(value) !== undefined)) {
+  // A string that looks like the JSON of an array or object is never a lone value: wrapping it would
+  // guess. `null` is one, as the rule reads (an optional property's null was left out before this).
+  if (result === value && !Array.isArray(value) && !(typeof value === "string" && jsonTextKind(value) !== undefined)) {
     result = wrapLoneValue(schemas, value, pointer, context);
   }
   return result;
