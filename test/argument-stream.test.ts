@@ -35,7 +35,8 @@ describe("registry.argumentStream", () => {
     const stream = tools.argumentStream("read");
     pushAll(stream, text);
     const streamed = thrownBy(() => stream.end()) as ToolArgumentsValidationError;
-    const dispatched = (await rejectionOf(tools.dispatch(toolCall("read", text)))) as ToolArgumentsValidationError;
+    // Through another registry: through this one, the same refusal again would be a repeat, and say so.
+    const dispatched = (await rejectionOf(registry().registry.dispatch(toolCall("read", text)))) as ToolArgumentsValidationError;
     expect(streamed).toBeInstanceOf(ToolArgumentsValidationError);
     expect(streamed.issues).toEqual(dispatched.issues);
     expect(streamed.message).toBe(dispatched.message);

@@ -45,6 +45,15 @@ describe("a repeated failure", () => {
     expect(Object.keys(registry.cacheStats())).toEqual(["size", "max", "hits", "misses", "evictions"]);
   });
 
+  it("is the same value, however it was sent: as an object or as JSON text, spaced or written another way", async () => {
+    const registry = calculator();
+    await failure(registry, '{"a": 2.5}');
+    expect((await failure(registry, '{"a":2.50}')).error).toMatchObject({ repeats: 1 });
+    expect((await failure(registry, { a: 2.5 })).error).toMatchObject({ repeats: 2 });
+    expect((await failure(registry, '{ "a" : 2.5 }')).error).toMatchObject({ repeats: 3 });
+    expect((await failure(registry, '{"a":3.5}')).error).toMatchObject({ repeats: 0 });
+  });
+
   it("is the same arguments: an equal object counts, a different value with the same issues does not", async () => {
     const registry = calculator();
     await failure(registry, { a: "x", b: 1 });
@@ -82,12 +91,18 @@ describe("a repeated failure", () => {
     expect((copied.error as ToolArgumentsValidationError).issues).not.toEqual(["/: arguments must be a plain object"]);
   });
 
-  it("reaches code that catches dispatch's error: failureContent writes the same stronger text", async () => {
+  it("reaches code that catches dispatch's error: its message says so, and failureContent writes the same stronger text once", async () => {
     const registry = calculator();
     await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));
     const error = await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));
     expect(failureContent(error)).toContain("2 times in a row");
-    expect((error as Error).message).toBe('Invalid arguments for tool "add":\n  - /b: must have required properties b (expected integer)');
+    expect((error as Error).message).toBe(
+      'Invalid arguments for tool "add":\n  - /b: must have required properties b (expected integer)\n' +
+        'These are the same arguments, refused for the same reasons, as in the last call of "add" (2 times in a row): sending them again will fail again. ' +
+        'Change each value the lines above name, as they say, before calling "add" again.',
+    );
+    expect((error as Error).stack).toBe(`ToolArgumentsValidationError: ${(error as Error).message}`);
+    expect(failureContent(error).match(/These are the same arguments/g)).toHaveLength(1);
   });
 
   it("never puts an argument value in the text", async () => {
@@ -137,11 +152,12 @@ describe("the memory of refusals", () => {
 
   it("forgets a tool's refusal when the tool is unregistered, so that its text no longer counts", async () => {
     const registry = new ToolRegistry().register(add, () => 1);
-    await failure(registry, text(1_040_000));
+    // Texts cut short (no closing brace): they cannot be parsed, and are kept as they are.
+    await failure(registry, text(1_040_000).slice(0, -1));
     registry.unregister("add");
     registry.register(add, () => 1).register({ name: "other", description: "", parameters: Type.Object({ a: Type.Integer() }) }, () => 1);
-    await failure(registry, text(100_000), "other");
-    expect((await failure(registry, text(100_000, "y"), "other")).content).not.toContain("in a row");
+    await failure(registry, text(100_000).slice(0, -1), "other");
+    expect((await failure(registry, text(100_000, "y").slice(0, -1), "other")).content).not.toContain("in a row");
   });
 });
 

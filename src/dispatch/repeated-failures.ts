@@ -1,17 +1,19 @@
 import type { ToolArgumentsValidationError } from "../errors.js";
 import type { FailureStats } from "../types.js";
 import { textHash, valueHash } from "../validation/argument-hash.js";
+import { repeatedFailureMessage } from "../text/results.js";
 
 /**
- * The fingerprint of refused arguments: JSON text kept as it is (the caller's own string, compared
- * with one native comparison), or a number: the hash of a text not kept, or of an object.
+ * The fingerprint of refused arguments: a number, the hash of the checked value (or of a text that
+ * could not be parsed and is not kept), or such a text kept as it is (compared with one native
+ * comparison); `""` for arguments that could not be read at all.
  */
 type Fingerprint = string | number;
 
 /** A tool's last refusal, kept on the tool until its arguments next pass. */
 export interface LastRefusal {
   readonly fingerprint: Fingerprint;
-  /** The error's message: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
+  /** The error's message as made, before a repeat's sentence: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
   readonly message: string;
   readonly repeats: number;
 }
@@ -29,11 +31,13 @@ const MAX_KEPT_CHARACTERS = 1 << 20;
 /**
  * Recognises a tool refusing the same arguments for the same reasons twice or more in a row, and
  * counts refusals. It keeps one refusal per tool (the last), with a fingerprint of its arguments:
- * JSON text as it is (up to 1,024 characters for every tool, and longer texts while all kept
- * texts together stay within 2^20 characters), else a hash of the text's length and a 3 KiB sample
- * of it; an object by a hash of its value. Its work runs on the refusal path only: at most one
- * comparison of two texts or one bounded hash, one pass over an object, and, unless the same text
- * was kept whole, one comparison of two messages.
+ * a hash of the value that was checked (an object, or the parse of JSON text, so that the same
+ * value sent as an object or as text, spaced or written another way, is the same); for text that
+ * could not be parsed, the text as it is (up to 1,024 characters for every tool, and longer texts
+ * while all kept texts together stay within 2^20 characters), else a hash of its length and a
+ * 3 KiB sample of it. Its work runs on the refusal path only: one pass over the value (or at most
+ * one comparison of two texts, or one bounded hash), and, unless the same text was kept whole, one
+ * comparison of two messages.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
@@ -53,11 +57,15 @@ export class RepeatedFailures {
     const last = tool.lastRefusal;
     const released = last === undefined ? 0 : keptLength(last.fingerprint);
     let fingerprint: Fingerprint;
-    if (typeof raw === "string") {
+    if (value !== undefined) {
+      // The value as far as it was checked, however it was sent: an object, or JSON text spaced or
+      // written another way (`2.50` is `2.5`).
+      fingerprint = valueHash(value);
+    } else if (typeof raw === "string") {
       const room = MAX_KEPT_CHARACTERS - (this.#keptCharacters - released);
       fingerprint = raw.length <= ALWAYS_KEPT_CHARACTERS || raw.length <= room ? raw : textHash(raw);
     } else {
-      fingerprint = value === undefined ? "" : valueHash(value);
+      fingerprint = "";
     }
     // The same text, kept whole on both sides, is the same arguments and so the same issues (the
     // tool's schema never changes): no need to compare two messages, which first joins the new one's
@@ -69,8 +77,11 @@ export class RepeatedFailures {
     tool.lastRefusal = { fingerprint, message: error.message, repeats };
     if (repeats === 0) return error;
     this.#repeatedFailures++;
-    // The error was made for this call and nobody holds it yet: counting on it costs nothing more.
+    // The error was made for this call and nobody holds it yet: counting on it costs nothing more,
+    // and its message says it is a repeat, as the text for the model does.
     (error as { repeats: number }).repeats = repeats;
+    error.message = `${error.message}\n${repeatedFailureMessage(error.toolName, repeats)}`;
+    error.stack = `${error.name}: ${error.message}`;
     return error;
   }
 

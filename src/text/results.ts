@@ -68,9 +68,10 @@ function inModelNames(error: ToolRegistryError, shown: (name: string) => string)
 
 /**
  * What the model is told when it sends a tool the same refused arguments again: that it is
- * repeating itself, and that the lines above say what to change.
+ * repeating itself, and that the lines above say what to change. The error's own message ends
+ * with it too.
  */
-function repeatedFailureMessage(toolName: string, repeats: number): string {
+export function repeatedFailureMessage(toolName: string, repeats: number): string {
   const times = repeats + 1;
   return (
     `These are the same arguments, refused for the same reasons, as in the last ${times === 2 ? "call" : `${repeats} calls`} of ${describeName(toolName)} ` +
