@@ -217,14 +217,14 @@ describe("openAIChat(registry).call", () => {
     }
   });
 
-  it("leaves very large arguments text unparsed, for dispatch to refuse by the registry's size limit", async () => {
+  it("leaves arguments text over the registry's size limit unparsed, for dispatch to refuse", async () => {
     const text = JSON.stringify({ city: "x".repeat(2 * 1024 * 1024) });
-    const read = call(toolCall(text));
-    expect(read.arguments).toBe(text);
     const registry = new ToolRegistry({ maxArgumentBytes: 1024 * 1024 }).register(
       { name: "get_weather", description: "", parameters: Type.Object({ city: Type.String() }) },
       () => "sunny",
     );
+    const read = openAIChat(registry).call(toolCall(text));
+    expect(read.arguments).toBe(text);
     const error = (await rejectionOf(registry.dispatch(read))) as ToolArgumentsValidationError;
     expect(error.issues).toEqual(["/: arguments must not be larger than 1048576 bytes"]);
   });
