@@ -76,6 +76,24 @@ describe("registry.argumentStream", () => {
     expect(streamed.issues).toEqual(dispatched.issues);
   });
 
+  it("prepares an oversized call once: end() throws dispatch's error for a first failure, and the registry counts one failure", async () => {
+    const text = `{"s":"${"x".repeat(60)}`;
+    const { registry: streamed } = registry({ maxArgumentBytes: 50 });
+    const stream = streamed.argumentStream("read");
+    expect(stream.push(text).issues).toEqual(["/: arguments must not be larger than 50 bytes"]);
+    const error = thrownBy(() => stream.end()) as ToolArgumentsValidationError;
+    const { registry: dispatched } = registry({ maxArgumentBytes: 50 });
+    const expected = (await rejectionOf(dispatched.dispatch(toolCall("read", text)))) as ToolArgumentsValidationError;
+    expect([error.issues, error.repeats]).toEqual([expected.issues, 0]);
+    expect(streamed.failureStats()).toEqual({ argumentFailures: 1, repeatedFailures: 0 });
+    expect(streamed.failureStats()).toEqual(dispatched.failureStats());
+    // The same text streamed again is a repeat, as a second dispatch of it would be.
+    const again = streamed.argumentStream("read");
+    again.push(text);
+    expect((thrownBy(() => again.end()) as ToolArgumentsValidationError).repeats).toBe(1);
+    expect(streamed.failureStats()).toEqual({ argumentFailures: 2, repeatedFailures: 1 });
+  });
+
   it("counts bytes as dispatch does: characters outside ASCII take two or three", () => {
     const { registry: tools } = registry({ maxArgumentBytes: 30 });
     const stream = tools.argumentStream("read");

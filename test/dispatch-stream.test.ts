@@ -396,4 +396,18 @@ describe("a streamed call's result", () => {
     const all = await registry.dispatchAll(texts.map((text, index) => ({ id: `c${index}`, name: "sum", arguments: text })));
     expect(streamed.map((result) => ({ ...(result as object), error: undefined }))).toEqual(all.map((result) => ({ ...result, error: undefined })));
   });
+
+  it("is dispatch's own for a call over maxArgumentBytes, prepared and counted once: a first failure is no repeat", async () => {
+    const text = `{"s":"${"x".repeat(60)}`;
+    const streamedRegistry = tools(undefined, { maxArgumentBytes: 50 });
+    const events: ToolStreamEvent[] = [];
+    for await (const event of streamedRegistry.dispatchStream([{ toolCallId: "a", toolName: "read", argumentsDelta: text }, { toolCallId: "a", done: true }])) events.push(event);
+    const dispatchedRegistry = tools(undefined, { maxArgumentBytes: 50 });
+    const [expected] = await dispatchedRegistry.dispatchAll([{ id: "a", name: "read", arguments: text }]);
+    const streamed = results(events)[0]!.result;
+    expect(streamed).toEqual(expected);
+    expect(streamed.isError && (streamed.error as ToolArgumentsValidationError).repeats).toBe(0);
+    expect(streamed.isError && streamed.content).not.toContain("same arguments");
+    expect(streamedRegistry.failureStats()).toEqual({ argumentFailures: 1, repeatedFailures: 0 });
+  });
 });

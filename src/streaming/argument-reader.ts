@@ -4,7 +4,7 @@ import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { ToolArgumentsValidationError } from "../errors.js";
 import { type Issue, issueLines, MAX_ISSUES, ROOT_ISSUES } from "../text/issues.js";
 import type { ToolCallContent } from "../types.js";
-import { DEFAULT_MAX_ARGUMENT_BYTES } from "../validation/arguments.js";
+import { DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments } from "../validation/arguments.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import { IncrementalJsonParser, LAYOUT_SAMPLE } from "./incremental-json.js";
 import { type PlanSet, plansOf } from "./plan-sets.js";
@@ -83,8 +83,10 @@ export class ArgumentReader implements IssueSink {
     // Bytes are counted only once the text could be near the limit (a UTF-16 unit is at most 3 bytes).
     if ((this.#bytes >= 0 || this.#characters * 3 > this.#context.maxArgumentBytes) && this.#exceedsMaxBytes(delta)) {
       this.#oversize = true;
-      // Exactly what dispatch says of this text, from dispatch's own check.
-      this.#replaced = this.#failure()?.issues ?? EMPTY;
+      // Exactly what dispatch says of this text, from dispatch's own size check, but not through the
+      // prepare step: that step counts a failure (and remembers it, to spot a repeat), and end() or
+      // refusal() will prepare this text once more. Preparing it here too made a first failure a repeat.
+      this.#replaced = sizeIssues(this.tool.name, this.#text, this.#context.maxArgumentBytes);
       this.full = true;
       return;
     }
@@ -179,16 +181,6 @@ export class ArgumentReader implements IssueSink {
     this.full = true;
   }
 
-  /** The failure dispatch would report for the text as it stands, if any. */
-  #failure(): ToolArgumentsValidationError | undefined {
-    try {
-      this.prepare();
-    } catch (error) {
-      if (error instanceof ToolArgumentsValidationError) return error;
-    }
-    return undefined;
-  }
-
   /**
    * Whether the text is now larger than `maxArgumentBytes` in UTF-8, counted as dispatch counts
    * (each UTF-16 unit 1 to 3 bytes, a surrogate 2). Bytes are counted only once the text could be
@@ -204,6 +196,16 @@ export class ArgumentReader implements IssueSink {
     }
     return this.#bytes > max;
   }
+}
+
+/** The issues dispatch's size check gives a text over `maxBytes`, the one issue such a text has. */
+function sizeIssues(toolName: string, text: string, maxBytes: number): readonly string[] {
+  try {
+    parsedArguments(toolName, text, maxBytes);
+  } catch (error) {
+    if (error instanceof ToolArgumentsValidationError) return error.issues;
+  }
+  return EMPTY;
 }
 
 function utf8Bytes(text: string): number {

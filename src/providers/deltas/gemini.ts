@@ -1,6 +1,6 @@
 import { ProviderFormatError } from "../errors.js";
 import type { ToolCallDelta } from "../../types.js";
-import { type DeltaContext, fieldOf, generatedId, namingDelta, stringOf } from "./context.js";
+import { chunkField, type DeltaContext, failingDelta, fieldOf, generatedId, namingDelta, problemOf, StreamIds, UnreadableChunk } from "./context.js";
 import { type GeminiPartialArg, PartialArgsWriter } from "./gemini-partial-args.js";
 
 /** What the reader needs of a `generateContentStream` chunk (the `@google/genai` SDK's `GenerateContentResponse`). */
@@ -8,12 +8,27 @@ export interface GeminiStreamChunk {
   candidates?: ReadonlyArray<{ content?: { parts?: ReadonlyArray<unknown> } }>;
 }
 
+const PROVIDER = "Gemini";
+
 /** A call whose arguments stream as `partialArgs`. */
 interface StreamedCall {
   readonly toolCallId: string;
   readonly writer: PartialArgsWriter;
   /** An entry could not be written: the call has failed, and its further parts are skipped. */
   broken: boolean;
+}
+
+/** One `functionCall` part, its fields read. */
+interface GeminiCallPart {
+  /** The tool's name: a part that names one starts a call, one that names none continues the open call. */
+  readonly name: string | undefined;
+  readonly id: string | undefined;
+  readonly args: unknown;
+  /** Its `partialArgs` entries, each copied field by field. */
+  readonly partialArgs: readonly GeminiPartialArg[] | undefined;
+  readonly continues: boolean;
+  /** Set when a field is not what Gemini sends: the call the part starts or continues fails. */
+  readonly problem: string | undefined;
 }
 
 /**
@@ -26,6 +41,15 @@ interface StreamedCall {
  * stream ends, or when the next call is named, was cut short: its text is left unfinished, so
  * that it fails as arguments that are not JSON, and never runs on a truncated value. Gemini may
  * leave ids out: one is made, starting with `prefix`, which the adapter's `result()` leaves out again.
+ *
+ * Every call the stream names gets its result, whatever the chunks hold. A call with the id of an
+ * earlier call, or with a field Gemini never sends so (an `id` that is not a string,
+ * `partialArgs` that are not a list), fails with a `ProviderFormatError`, under a made id (its
+ * result could not be told apart from the first's). A chunk or a part that cannot be read (a
+ * `null` chunk, `candidates` or `parts` that are not lists, a part that is not an object) is
+ * reported, never thrown, and reading goes on: the call still open, if any, may have lost a part
+ * there, and fails with a `ProviderFormatError`; calls that ended before, and calls that start
+ * after, are untouched.
  */
 export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   stream: AsyncIterable<TChunk>,
@@ -34,36 +58,59 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   prefix: string,
 ): AsyncGenerator<ToolCallDelta, void, undefined> {
   let open: StreamedCall | undefined;
+  const ids = new StreamIds();
   for await (const chunk of stream) {
     onEvent?.(chunk);
-    for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
-      const call = fieldOf(part, "functionCall");
-      if (typeof call !== "object" || call === null) continue;
-      const name = stringOf(call, "name");
-      const partialArgs = fieldOf(call, "partialArgs");
-      const continues = fieldOf(call, "willContinue") === true;
+    let parts: readonly unknown[];
+    try {
+      parts = partsOf(chunk);
+    } catch (thrown) {
+      if (open !== undefined) yield lost(context, open, problemOf(thrown));
+      open = undefined;
+      continue;
+    }
+    for (const part of parts) {
+      let read: GeminiCallPart | undefined;
+      try {
+        read = readPart(part);
+      } catch (thrown) {
+        if (open !== undefined) yield lost(context, open, problemOf(thrown));
+        open = undefined;
+        continue;
+      }
+      if (read === undefined) continue;
+      const { name, partialArgs, continues } = read;
       if (name !== undefined && name !== "") {
         // A named part starts a call: one still open was cut short.
         if (open !== undefined) yield cut(open);
         open = undefined;
-        const id = stringOf(call, "id");
-        const toolCallId = id === undefined || id === "" ? generatedId(prefix) : id;
+        const taken = read.id !== undefined && read.id !== "" && !ids.take(read.id);
+        const toolCallId = read.id === undefined || read.id === "" || taken ? generatedId(prefix) : read.id;
         const toolName = context.registryName(name);
+        const problem = read.problem ?? (taken ? 'its "id" is the id of an earlier function call of the stream' : undefined);
+        if (problem !== undefined) {
+          // Its further parts, which name no tool, are skipped: no call is open.
+          yield failingDelta(context, PROVIDER, toolCallId, toolName, problem);
+          continue;
+        }
         if (!continues && partialArgs === undefined) {
-          yield namingDelta(context, { toolCallId, toolName, argumentsDelta: jsonText(fieldOf(call, "args") ?? {}), done: true });
+          yield namingDelta(context, { toolCallId, toolName, argumentsDelta: jsonText(read.args ?? {}), done: true });
           continue;
         }
         open = { toolCallId, writer: new PartialArgsWriter(), broken: false };
         yield namingDelta(context, { toolCallId, toolName, argumentsDelta: open.writer.start() });
       } else if (open === undefined) {
         continue;
+      } else if (read.problem !== undefined && !open.broken) {
+        open.broken = true;
+        yield failingDelta(context, PROVIDER, open.toolCallId, undefined, read.problem);
       }
-      if (Array.isArray(partialArgs) && !open.broken) {
-        for (const entry of partialArgs as unknown[]) {
-          const written = open.writer.write((typeof entry === "object" && entry !== null ? entry : {}) as GeminiPartialArg);
+      if (partialArgs !== undefined && !open.broken) {
+        for (const entry of partialArgs) {
+          const written = open.writer.write(entry);
           if ("problem" in written) {
             open.broken = true;
-            yield { toolCallId: open.toolCallId, error: new ProviderFormatError("Gemini", written.problem) };
+            yield { toolCallId: open.toolCallId, error: new ProviderFormatError(PROVIDER, written.problem) };
             break;
           }
           if (written.text !== "") yield { toolCallId: open.toolCallId, argumentsDelta: written.text };
@@ -77,6 +124,65 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   }
   // The stream ended while the call was to continue: it was cut short.
   if (open !== undefined) yield cut(open);
+}
+
+/**
+ * The parts of the first candidate's content in a chunk.
+ * @throws UnreadableChunk when the chunk, its candidates, or the first one's content or parts are not what Gemini sends
+ */
+function partsOf(chunk: unknown): readonly unknown[] {
+  const candidates = chunkField(chunk, "candidates", "the chunk");
+  if (candidates === undefined || candidates === null) return [];
+  if (!Array.isArray(candidates)) throw new UnreadableChunk('its "candidates" is not a list');
+  // Other candidates are other answers, not more calls.
+  if (candidates.length === 0) return [];
+  const content = chunkField(candidates[0], "content", "its first candidate");
+  if (content === undefined || content === null) return [];
+  const parts = chunkField(content, "parts", "its first candidate's content");
+  if (parts === undefined || parts === null) return [];
+  if (!Array.isArray(parts)) throw new UnreadableChunk('its "candidates[0].content.parts" is not a list');
+  return parts as unknown[];
+}
+
+/**
+ * One part's call, or `undefined` for a part that holds none (text, a thought).
+ * @throws UnreadableChunk when the part, or its `functionCall`, is not an object, or its name is not a
+ * string: whether it starts a call or continues the open one is unknown
+ */
+function readPart(part: unknown): GeminiCallPart | undefined {
+  const call = chunkField(part, "functionCall", "a part");
+  if (call === undefined || call === null) return undefined;
+  const name = chunkField(call, "name", "a part's functionCall");
+  if (name !== undefined && name !== null && typeof name !== "string") throw new UnreadableChunk('a functionCall\'s "name" is not a string');
+  const id = chunkField(call, "id", "a functionCall");
+  const rawEntries = chunkField(call, "partialArgs", "a functionCall");
+  const entries = Array.isArray(rawEntries) ? (rawEntries as unknown[]).map(entryOf) : undefined;
+  return {
+    name: name ?? undefined,
+    id: typeof id === "string" ? id : undefined,
+    args: chunkField(call, "args", "a functionCall"),
+    partialArgs: entries,
+    continues: chunkField(call, "willContinue", "a functionCall") === true,
+    // The words of `call()` for an id; partialArgs, which `call()` never reads, as their SDK type has them.
+    problem: id !== undefined && id !== null && typeof id !== "string" ? '"id" must be a string' : rawEntries !== undefined && rawEntries !== null && entries === undefined ? '"partialArgs" must be a list' : undefined,
+  };
+}
+
+/** A `partialArgs` entry's fields, copied (the writer checks each): what is not an object holds none. */
+function entryOf(entry: unknown): GeminiPartialArg {
+  return {
+    jsonPath: fieldOf(entry, "jsonPath"),
+    stringValue: fieldOf(entry, "stringValue"),
+    numberValue: fieldOf(entry, "numberValue"),
+    boolValue: fieldOf(entry, "boolValue"),
+    nullValue: fieldOf(entry, "nullValue"),
+    willContinue: fieldOf(entry, "willContinue"),
+  } as GeminiPartialArg;
+}
+
+/** A call a piece of whose arguments may be lost in a chunk that could not be read. */
+function lost(context: DeltaContext, call: StreamedCall, problem: string): ToolCallDelta {
+  return call.broken ? { toolCallId: call.toolCallId, done: true } : failingDelta(context, PROVIDER, call.toolCallId, undefined, `a chunk of its stream could not be read (${problem}), and a piece of its arguments may be lost there`);
 }
 
 /** A call cut short: done, its text unfinished. */

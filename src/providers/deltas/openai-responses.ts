@@ -1,10 +1,16 @@
 import type { ToolCallDelta } from "../../types.js";
-import { type DeltaContext, fieldOf, namingDelta, stringOf } from "./context.js";
+import { chunkField, type DeltaContext, failingDelta, fieldOf, namingDelta, problemOf, StreamIds, stringOf, UnreadableChunk } from "./context.js";
 
 /** What the reader needs of a Responses stream event (the `openai` SDK's `ResponseStreamEvent`). */
 export interface OpenAIResponsesStreamEvent {
   type: string;
 }
+
+const PROVIDER = "OpenAI Responses";
+/** The stand-in id of a `function_call` item sent with an earlier item's `call_id`, or without one: this, then its `output_index` (else its item id). */
+const STAND_IN_ID_PREFIX = "openai-responses-output-";
+/** Why an item with the `call_id` of an earlier one fails. */
+const TAKEN = 'its "call_id" is the call_id of an earlier function_call item of the stream';
 
 /** One `function_call` item of the stream, by its item id. */
 interface ResponsesCall {
@@ -12,6 +18,11 @@ interface ResponsesCall {
   /** The arguments text streamed so far. */
   text: string;
   done: boolean;
+  /**
+   * Why an event that came while it was open could not be read, when one could not: a piece of
+   * it may be lost there, and the whole text its end carries must confirm what streamed.
+   */
+  cut: string | undefined;
 }
 
 /**
@@ -20,6 +31,15 @@ interface ResponsesCall {
  * carries its arguments, and `response.function_call_arguments.done` (or the item's
  * `response.output_item.done`) ends it, with the whole text: what the deltas missed of it, if
  * anything, is sent then.
+ *
+ * Every `function_call` item gets its result, whatever the events hold. An item with the
+ * `call_id` of an earlier one, or that ends with no `call_id` or `name`, fails with a
+ * `ProviderFormatError`, under the stand-in id `openai-responses-output-<output_index>` when its
+ * own is missing or taken (its result could not be told apart from the first's). An event that
+ * cannot be read (not an object, a `type` that is not a string) is reported, never thrown, and
+ * reading goes on: each call still open may have lost a piece there, so its end must bring the
+ * whole text, of which what streamed is the beginning (the rest is sent then, and it runs);
+ * otherwise it fails with a `ProviderFormatError`, as it does when the stream ends first.
  */
 export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStreamEvent>(
   stream: AsyncIterable<TEvent>,
@@ -27,33 +47,59 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
   onEvent: ((event: TEvent) => void) | undefined,
 ): AsyncGenerator<ToolCallDelta, void, undefined> {
   const calls = new Map<string, ResponsesCall>();
+  const ids = new StreamIds();
   for await (const event of stream) {
     onEvent?.(event);
-    switch (event.type) {
+    let type: string;
+    try {
+      const found = chunkField(event, "type", "the event");
+      if (typeof found !== "string") throw new UnreadableChunk('its "type" is not a string');
+      type = found;
+    } catch (thrown) {
+      const problem = problemOf(thrown);
+      for (const call of calls.values()) if (!call.done) call.cut ??= problem;
+      continue;
+    }
+    switch (type) {
       case "response.output_item.added": {
         const item = fieldOf(event, "item");
         const itemId = stringOf(item, "id");
         const callId = stringOf(item, "call_id");
         const name = stringOf(item, "name");
+        // An item announced without what names it is read whole at its `response.output_item.done`.
         if (fieldOf(item, "type") !== "function_call" || itemId === undefined || callId === undefined || name === undefined || calls.has(itemId)) break;
+        const toolName = context.registryName(name);
+        if (!ids.take(callId)) {
+          // Kept as done: its pieces and its end are skipped.
+          const toolCallId = standIn(ids, event, itemId);
+          calls.set(itemId, { toolCallId, text: "", done: true, cut: undefined });
+          yield failingDelta(context, PROVIDER, toolCallId, toolName, TAKEN);
+          break;
+        }
         const text = stringOf(item, "arguments") ?? "";
-        calls.set(itemId, { toolCallId: callId, text, done: false });
-        const delta: ToolCallDelta = { toolCallId: callId, toolName: context.registryName(name) };
+        calls.set(itemId, { toolCallId: callId, text, done: false, cut: undefined });
+        const delta: ToolCallDelta = { toolCallId: callId, toolName };
         if (text !== "") delta.argumentsDelta = text;
         yield namingDelta(context, delta);
         break;
       }
       case "response.function_call_arguments.delta": {
         const call = calls.get(stringOf(event, "item_id") ?? "");
-        const text = stringOf(event, "delta");
-        if (call === undefined || call.done || text === undefined || text === "") break;
+        if (call === undefined || call.done) break;
+        const text = fieldOf(event, "delta");
+        if (typeof text !== "string") {
+          call.done = true;
+          yield failingDelta(context, PROVIDER, call.toolCallId, undefined, '"delta" must be a string');
+          break;
+        }
+        if (text === "") break;
         call.text += text;
         yield { toolCallId: call.toolCallId, argumentsDelta: text };
         break;
       }
       case "response.function_call_arguments.done": {
         const call = calls.get(stringOf(event, "item_id") ?? "");
-        if (call !== undefined && !call.done) yield finish(call, stringOf(event, "arguments"));
+        if (call !== undefined && !call.done) yield finish(call, stringOf(event, "arguments"), context);
         break;
       }
       case "response.output_item.done": {
@@ -62,26 +108,49 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
         const itemId = stringOf(item, "id");
         const call = itemId === undefined ? undefined : calls.get(itemId);
         if (call !== undefined) {
-          if (!call.done) yield finish(call, stringOf(item, "arguments"));
+          if (!call.done) yield finish(call, stringOf(item, "arguments"), context);
           break;
         }
         // A call that was never announced arrives whole.
         const callId = stringOf(item, "call_id");
         const name = stringOf(item, "name");
-        if (callId === undefined || name === undefined) break;
-        if (itemId !== undefined) calls.set(itemId, { toolCallId: callId, text: "", done: true });
-        yield namingDelta(context, { toolCallId: callId, toolName: context.registryName(name), argumentsDelta: stringOf(item, "arguments") ?? "", done: true });
+        const toolName = name === undefined ? undefined : context.registryName(name);
+        const taken = callId !== undefined && !ids.take(callId);
+        const toolCallId = callId === undefined || taken ? standIn(ids, event, itemId) : callId;
+        if (itemId !== undefined) calls.set(itemId, { toolCallId, text: "", done: true, cut: undefined });
+        // The words of `call()`, which refuses such an item.
+        const problem = callId === undefined ? '"call_id" must be a string' : taken ? TAKEN : toolName === undefined ? '"name" must be a string' : undefined;
+        if (problem !== undefined) yield failingDelta(context, PROVIDER, toolCallId, toolName, problem);
+        else yield namingDelta(context, { toolCallId, toolName: toolName!, argumentsDelta: stringOf(item, "arguments") ?? "", done: true });
         break;
       }
       default:
     }
   }
+  // Calls that an unreadable event may have cut, and whose end never came to confirm their text.
+  for (const call of calls.values()) if (call.cut !== undefined && !call.done) yield lost(call, call.cut, context);
 }
 
-/** The call's last delta: the rest of its whole text, when the deltas sent only a beginning of it. */
-function finish(call: ResponsesCall, whole: string | undefined): ToolCallDelta {
+/**
+ * The call's last delta: the rest of its whole text, when the deltas sent only a beginning of it.
+ * A call an unreadable event may have cut runs only when the whole text confirms what streamed.
+ */
+function finish(call: ResponsesCall, whole: string | undefined, context: DeltaContext): ToolCallDelta {
   call.done = true;
+  if (call.cut !== undefined && (whole === undefined || !whole.startsWith(call.text))) return lost(call, call.cut, context);
   const delta: ToolCallDelta = { toolCallId: call.toolCallId, done: true };
   if (whole !== undefined && whole.length > call.text.length && whole.startsWith(call.text)) delta.argumentsDelta = whole.slice(call.text.length);
   return delta;
+}
+
+/** The failure of a call a piece of whose arguments may have been lost in an event that could not be read. */
+function lost(call: ResponsesCall, problem: string, context: DeltaContext): ToolCallDelta {
+  call.done = true;
+  return failingDelta(context, PROVIDER, call.toolCallId, undefined, `an event of its stream could not be read (${problem}), and a piece of its arguments may be lost there`);
+}
+
+/** A stand-in id for an item whose `call_id` is missing or taken, from its place in the output (or its item id). */
+function standIn(ids: StreamIds, event: unknown, itemId: string | undefined): string {
+  const outputIndex = fieldOf(event, "output_index");
+  return ids.standIn(`${STAND_IN_ID_PREFIX}${typeof outputIndex === "number" ? outputIndex : (itemId ?? "unknown")}`);
 }

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import type { ToolCallDelta, ToolResult, ToolStreamEvent } from "../src/index.js";
+import { anthropic, gemini, GENERATED_GEMINI_ID_PREFIX, openAIChat, openAIResponses, ProviderFormatError } from "../src/providers/index.js";
+import { type CallLog, weatherAndRideRegistry } from "./fixtures/providers/tools.js";
+
+/** Chunks as a hostile or broken server might send them, whatever the SDK's types say (typed as any chunk type). */
+async function* chunks(items: readonly unknown[]): AsyncGenerator<never> {
+  for (const item of items) yield item as never;
+}
+
+interface Turn {
+  /** Each call's result, by its id. */
+  readonly results: Record<string, ToolResult>;
+  /** The ids of the calls that started, in order. */
+  readonly started: readonly string[];
+  /** The city of each call that ran, in order. */
+  readonly ran: readonly unknown[];
+}
+
+/** Runs a stream's calls through dispatchStream; checks that each call that starts ends with exactly one result. */
+async function runTurn(deltas: (registry: ReturnType<typeof weatherAndRideRegistry>) => AsyncIterable<ToolCallDelta>): Promise<Turn> {
+  const log: CallLog = [];
+  const registry = weatherAndRideRegistry(log);
+  const events: ToolStreamEvent[] = [];
+  for await (const event of registry.dispatchStream(deltas(registry))) events.push(event);
+  const started = events.filter((event) => event.type === "tool-call-start").map((event) => event.toolCallId);
+  const ended = events.filter((event) => event.type === "tool-result");
+  expect(ended.map((event) => event.toolCallId).sort()).toEqual([...started].sort());
+  const results = Object.fromEntries(ended.map((event) => [event.toolCallId, event.type === "tool-result" ? event.result : undefined!]));
+  return { results, started, ran: log.map((entry) => (entry.args as { city?: unknown }).city) };
+}
+
+/** A failed result whose error is a ProviderFormatError, and whose text for the model holds none of `secrets`. */
+function expectFormatFailure(result: ToolResult | undefined, ...secrets: string[]): void {
+  expect(result).toMatchObject({ status: "error", isError: true });
+  expect(result!.isError && result!.error).toBeInstanceOf(ProviderFormatError);
+  for (const secret of secrets) expect(result!.isError && result!.content).not.toContain(secret);
+}
+
+describe("openAIChat(registry).deltas, given chunks no server should send", () => {
+  const choice = (delta: unknown, finishReason: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const piece = (index: number, fields: Record<string, unknown>) => choice({ tool_calls: [{ index, ...fields }] });
+  const call = (index: number, id: string, text: string) => piece(index, { id, type: "function", function: { name: "get_weather", arguments: text } });
+  const more = (index: number, text: string) => piece(index, { function: { arguments: text } });
+
+  it("fails a call sent with an earlier call's id under the stand-in id openai-chat-index-<index>, and runs the others", async () => {
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([call(0, "call_1", '{"city":"Oslo"}'), call(1, "call_1", '{"city":"Secret"}'), call(2, "call_3", '{"city":"Rome"}'), choice({}, "tool_calls")])),
+    );
+    expect(turn.started).toEqual(["call_1", "openai-chat-index-1", "call_3"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+    expectFormatFailure(turn.results["openai-chat-index-1"], "Secret");
+    expect(turn.results["openai-chat-index-1"]).toMatchObject({ toolName: "get_weather" });
+  });
+
+  it.each([
+    ['"choices" that is not a list', { choices: 5 }],
+    ["a null choice", { choices: [null] }],
+    ['"tool_calls" that is not a list', { choices: [{ index: 0, delta: { tool_calls: {} } }] }],
+    ["a null tool call", { choices: [{ index: 0, delta: { tool_calls: [null] } }] }],
+    ["a null chunk", null],
+  ])("reads on past a chunk with %s: the call it may have cut fails with a ProviderFormatError, a complete one ends and runs, later ones run", async (_shape, malformed) => {
+    const seen: unknown[] = [];
+    const sent = [call(0, "a", '{"city":"Oslo"}'), malformed, call(1, "b", '{"city":"Be'), malformed, more(1, 'rlin"}'), call(2, "c", '{"city":"Rome"}'), choice({}, "tool_calls")];
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks(sent), { onEvent: (chunk) => seen.push(chunk) }));
+    expect(turn.started).toEqual(["a", "b", "c"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+    expectFormatFailure(turn.results.b, "Be");
+    expect(seen).toEqual(sent);
+  });
+
+  it("fails only its own call when a piece whose index is known holds arguments that are not text", async () => {
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([call(0, "a", '{"city":'), call(1, "b", '{"city":"B"'), piece(1, { function: { arguments: 5 } }), more(1, "}"), more(0, '"Oslo"}'), choice({}, "tool_calls")])),
+    );
+    expect(turn.ran).toEqual(["Oslo"]);
+    expectFormatFailure(turn.results.b);
+  });
+});
+
+describe("openAIResponses(registry).deltas, given events no server should send", () => {
+  const added = (index: number, itemId: string, callId: string) => ({ type: "response.output_item.added", output_index: index, item: { type: "function_call", id: itemId, call_id: callId, name: "get_weather", arguments: "" } });
+  const delta = (itemId: string, text: string) => ({ type: "response.function_call_arguments.delta", item_id: itemId, delta: text });
+  const done = (itemId: string, text: string) => ({ type: "response.function_call_arguments.done", item_id: itemId, arguments: text });
+
+  it("reads on past a null event: an open call runs when its end's whole text confirms what streamed, fails when a piece was lost", async () => {
+    const turn = await runTurn((registry) =>
+      openAIResponses(registry).deltas(
+        chunks([
+          ...[added(0, "fc_a", "a"), delta("fc_a", '{"city":"Oslo"}'), done("fc_a", '{"city":"Oslo"}')],
+          ...[added(1, "fc_b", "b"), delta("fc_b", '{"city":"Be'), null, delta("fc_b", 'rlin"}'), done("fc_b", '{"city":"Berlin"}')],
+          // The null event here held the piece `me`: what streamed is not the beginning of the whole text.
+          ...[added(2, "fc_c", "c"), delta("fc_c", '{"city":"Ro'), null, delta("fc_c", '"}'), done("fc_c", '{"city":"Rome"}')],
+          ...[added(3, "fc_d", "d"), delta("fc_d", '{"city":"Lima"}'), done("fc_d", '{"city":"Lima"}')],
+        ]),
+      ),
+    );
+    expect(turn.started).toEqual(["a", "b", "c", "d"]);
+    expect(turn.ran).toEqual(["Oslo", "Berlin", "Lima"]);
+    expectFormatFailure(turn.results.c, "Ro");
+  });
+
+  it("fails an item sent with an earlier item's call_id under the stand-in id openai-responses-output-<output_index>", async () => {
+    const turn = await runTurn((registry) =>
+      openAIResponses(registry).deltas(chunks([added(0, "fc_a", "call_1"), added(1, "fc_b", "call_1"), delta("fc_a", '{"city":"Oslo"}'), delta("fc_b", '{"city":"Secret"}'), done("fc_a", '{"city":"Oslo"}'), done("fc_b", '{"city":"Secret"}')])),
+    );
+    expect(turn.started).toEqual(["call_1", "openai-responses-output-1"]);
+    expect(turn.ran).toEqual(["Oslo"]);
+    expectFormatFailure(turn.results["openai-responses-output-1"], "Secret");
+  });
+});
+
+describe("anthropic(registry).deltas, given events no server should send", () => {
+  const start = (index: number, block: Record<string, unknown>) => ({ type: "content_block_start", index, content_block: { type: "tool_use", name: "get_weather", input: {}, ...block } });
+  const json = (index: number, text: string) => ({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: text } });
+  const stop = (index: number) => ({ type: "content_block_stop", index });
+  const block = (index: number, fields: Record<string, unknown>, text: string) => [start(index, fields), json(index, text), stop(index)];
+
+  it("fails a tool_use block with no id, or an earlier block's, under the stand-in id anthropic-block-<index>, and runs the others", async () => {
+    const turn = await runTurn((registry) =>
+      anthropic(registry).deltas(
+        chunks([...block(0, { id: "toolu_1" }, '{"city":"Oslo"}'), ...block(1, {}, '{"city":"Secret"}'), ...block(2, { id: "toolu_1" }, '{"city":"Hidden"}'), ...block(3, { id: "toolu_4" }, '{"city":"Rome"}')]),
+      ),
+    );
+    expect(turn.started).toEqual(["toolu_1", "anthropic-block-1", "anthropic-block-2", "toolu_4"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+    expectFormatFailure(turn.results["anthropic-block-1"], "Secret");
+    expectFormatFailure(turn.results["anthropic-block-2"], "Hidden");
+    // The words call() has for such a block.
+    const refused = (() => {
+      try {
+        return anthropic(weatherAndRideRegistry()).call({ type: "tool_use", name: "get_weather", input: {} } as never);
+      } catch (error) {
+        return error;
+      }
+    })();
+    const missing = turn.results["anthropic-block-1"]!;
+    expect(missing.isError && missing.error).toEqual(refused);
+  });
+
+  it("reads on past a null event or a content block event without an index: the block still open fails, later ones run", async () => {
+    const turn = await runTurn((registry) =>
+      anthropic(registry).deltas(
+        chunks([start(0, { id: "a" }), json(0, '{"city":"Be'), null, json(0, 'rlin"}'), stop(0), start(1, { id: "b" }), json(1, '{"city":'), { type: "content_block_delta", delta: { type: "input_json_delta", partial_json: '"x' } }, json(1, '"Oslo"}'), stop(1), ...block(2, { id: "c" }, '{"city":"Rome"}')]),
+      ),
+    );
+    expect(turn.started).toEqual(["a", "b", "c"]);
+    expect(turn.ran).toEqual(["Rome"]);
+    expectFormatFailure(turn.results.a);
+    expectFormatFailure(turn.results.b);
+  });
+});
+
+describe("gemini(registry).deltas, given chunks no server should send", () => {
+  const parts = (...items: unknown[]) => ({ candidates: [{ content: { role: "model", parts: items } }] });
+  const call = (fields: Record<string, unknown>) => ({ functionCall: fields });
+
+  it.each([
+    ['"parts" that are not a list', { candidates: [{ content: { parts: 5 } }] }],
+    ["a null chunk", null],
+  ])("reads on past a chunk with %s: the call it may have cut fails with a ProviderFormatError, the others run", async (_shape, malformed) => {
+    const turn = await runTurn((registry) =>
+      gemini(registry).deltas(
+        chunks([
+          parts(call({ id: "a", name: "get_weather", args: { city: "Oslo" } })),
+          parts(call({ id: "b", name: "get_weather", willContinue: true })),
+          parts(call({ partialArgs: [{ jsonPath: "$.city", stringValue: "Ber", willContinue: true }], willContinue: true })),
+          malformed,
+          parts(call({ partialArgs: [{ jsonPath: "$.city", stringValue: "lin" }] })),
+          parts(call({ id: "c", name: "get_weather", args: { city: "Rome" } })),
+        ]),
+      ),
+    );
+    expect(turn.started).toEqual(["a", "b", "c"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+    expectFormatFailure(turn.results.b, "Ber");
+  });
+
+  it("fails a call sent with an earlier call's id under a made id, which result() leaves out", async () => {
+    const adapter = gemini(weatherAndRideRegistry());
+    const turn = await runTurn((registry) =>
+      gemini(registry).deltas(chunks([parts(call({ id: "x", name: "get_weather", args: { city: "Oslo" } }), call({ id: "x", name: "get_weather", args: { city: "Secret" } }))])),
+    );
+    expect(turn.ran).toEqual(["Oslo"]);
+    const made = turn.started[1]!;
+    expect(made.startsWith(GENERATED_GEMINI_ID_PREFIX)).toBe(true);
+    expectFormatFailure(turn.results[made], "Secret");
+    expect(adapter.result(turn.results[made]!).functionResponse).not.toHaveProperty("id");
+  });
+});
