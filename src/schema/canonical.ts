@@ -1,4 +1,5 @@
 import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
+import { ANY_KEY_PATTERN, isStringKeyRecord, RECORD_STRING_KEY } from "./records.js";
 
 /**
  * The canonical JSON text of a schema: object keys sorted, no white space. Two schemas with the
@@ -6,6 +7,9 @@ import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
  * precompiled one). A property whose value is `undefined` is written as the bare word
  * `undefined` (never valid JSON, so it collides with nothing): `{ const: undefined }` and `{}`
  * validate differently and must not share a key.
+ *
+ * A `Type.Record` with string keys is written with the key pattern it means (every key, see
+ * `records.ts`), so that it never shares a text with the same pattern written by hand.
  *
  * Returns `undefined` for a schema that cannot be keyed by its text, which must then be keyed by
  * identity: one that is not plain data (a function, a cycle, a non-finite number), or one that
@@ -66,11 +70,15 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
   } else if (typeof value === "object") {
     if (Object.hasOwn(value, "~refine")) throw new NotCanonical("a refinement");
     const keys = inOrder ? Object.keys(value) : Object.keys(value).sort();
+    // A `Type.Record` with string keys means every key, as the pattern that says so (see records.ts).
+    const record = isStringKeyRecord(value);
     parts.push("{");
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
       parts.push(index > 0 ? `,${JSON.stringify(key)}:` : `${JSON.stringify(key)}:`);
-      write((value as Record<string, unknown>)[key], depth + 1, parts, keepPropertyOrder, keepPropertyOrder && key === "properties");
+      const child = (value as Record<string, unknown>)[key];
+      if (record && key === "patternProperties") write({ [ANY_KEY_PATTERN]: (child as Record<string, unknown>)[RECORD_STRING_KEY] }, depth + 1, parts, keepPropertyOrder, false);
+      else write(child, depth + 1, parts, keepPropertyOrder, keepPropertyOrder && key === "properties");
     }
     parts.push("}");
   } else {

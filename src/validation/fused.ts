@@ -4,6 +4,7 @@ import { typeTest } from "../schema/json-types.js";
 import { ANNOTATION_KEYWORDS } from "../schema/keywords.js";
 import { compilePattern } from "../schema/patterns.js";
 import { FUSED_HELPERS, type FusedState } from "./fused-runtime.js";
+import { ANY_KEY_PATTERN, isStringKeyRecord } from "../schema/records.js";
 
 /**
  * The fused copy-and-check: one function per schema, generated, that copies a tool call's
@@ -362,7 +363,9 @@ class Generator {
     const pattern = propertyPattern(schema);
     const additional = this.#additionalLines(schema.additionalProperties, indent + "  ");
     if (pattern === undefined) return additional.map((line) => line.slice(2));
-    // `Type.Record`'s "^.*$" is a test for line terminators, written without the regular expression.
+    // A `Type.Record` with string keys: every key is one of its keys (see `transformSchema`).
+    if (pattern.everyKey) return this.#itemLines(pattern.schema, "key", true, indent);
+    // A "^.*$" written by hand is a test for line terminators, written without the regular expression.
     const matches = pattern.source === "^.*$" ? "H.singleLine(key)" : `${this.#external(pattern.tester)}.test(key)`;
     return [
       `${indent}if (${matches}) {`,
@@ -383,20 +386,25 @@ class Generator {
   }
 }
 
+/** The tester of a `Type.Record` with string keys, as the compiled check runs it: every key matches. */
+const ANY_KEY = new RegExp(ANY_KEY_PATTERN, "u");
+
 /**
  * The one pattern of an object schema's `patternProperties` and its schema, with the tester
  * TypeBox's own check uses for it (the native `RegExp`, `u` flag); `undefined` when there is no
  * such keyword, or it holds more than one pattern, or one that does not run natively (such
- * objects are not checked by the generated code).
+ * objects are not checked by the generated code). `everyKey`: a `Type.Record` with string keys,
+ * whose pattern the compiled check reads as matching every key (see `transformSchema`).
  */
-function propertyPattern(schema: Schema): { readonly source: string; readonly tester: RegExp; readonly schema: unknown } | undefined {
+function propertyPattern(schema: Schema): { readonly source: string; readonly tester: RegExp; readonly schema: unknown; readonly everyKey: boolean } | undefined {
   const patterns = schema.patternProperties;
   if (typeof patterns !== "object" || patterns === null || Array.isArray(patterns)) return undefined;
   const entries = Object.entries(patterns);
   if (entries.length !== 1) return undefined;
   const [source, subschema] = entries[0]!;
+  if (isStringKeyRecord(schema)) return { source: ANY_KEY_PATTERN, tester: ANY_KEY, schema: subschema, everyKey: true };
   const compiled = compilePattern(source);
-  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { source, tester: compiled.tester, schema: subschema } : undefined;
+  return compiled.ok && compiled.engine === "native" && compiled.tester instanceof RegExp ? { source, tester: compiled.tester, schema: subschema, everyKey: false } : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { jsonMembership } from "../schema/equality.js";
 import { typeTest } from "../schema/json-types.js";
 import { ANNOTATION_KEYWORDS, REFERENCE_KEYWORDS } from "../schema/keywords.js";
 import type { PatternTester } from "../schema/patterns.js";
+import { isStringKeyRecord } from "../schema/records.js";
 import type { SchemaReferences } from "../schema/references.js";
 import { describeAllowed, describeShape, describeTypes } from "../text/shapes.js";
 
@@ -228,7 +229,8 @@ export class PlanBook {
       properties: Object.keys(properties).map((name): PropertyPlan => ({ name, schema: properties[name], required: required.includes(name), plan: undefined })),
       declared: new Set(Object.keys(properties)),
       undeclaredRequired: required.filter((name) => !Object.hasOwn(properties, name)),
-      patterns: Object.keys(patternProperties).map((pattern) => [this.#patternTester(pattern), patternProperties[pattern]] as const),
+      // A `Type.Record` with string keys matches every key, as its compiled check does (see records.ts).
+      patterns: Object.keys(patternProperties).map((pattern) => [isStringKeyRecord(schema) ? EVERY_KEY : this.#patternTester(pattern), patternProperties[pattern]] as const),
       additional: schema.additionalProperties,
       hasAdditional,
       propertyNames: schema.propertyNames,
@@ -370,3 +372,6 @@ function numberOrUndefined(value: unknown): number | undefined {
 function isObject(value: unknown): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** The key tester of a `Type.Record` with string keys: every key is one of its keys. */
+const EVERY_KEY: PatternTester = { test: () => true };

@@ -1,9 +1,10 @@
 import { MAX_INLINE_ENUM } from "../schema/keywords.js";
-import { Compile } from "typebox/compile";
+import { Compile, type Validator } from "typebox/compile";
 import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
 import { compilePattern } from "../schema/patterns.js";
-import { appendSegment } from "../schema/pointer.js";
+import { appendSegment, refSegments } from "../schema/pointer.js";
 import { walkSchema } from "../schema/walk.js";
+import { ANY_KEY_PATTERN, isStringKeyRecord, RECORD_STRING_KEY } from "../schema/records.js";
 import { defineOwn } from "../objects.js";
 import { LinearPattern } from "./linear-pattern.js";
 import {
@@ -27,10 +28,18 @@ import {
  * - `uniqueItems: true` becomes JSON Schema equality by a Set of keys;
  * - `dependentRequired`, and the list entries of `dependencies`, look at own properties only;
  * - the subschema of `unevaluatedProperties` or `unevaluatedItems` runs as a validator of its own
- *   (a refinement), when it holds no reference: TypeBox checks it in its parent's evaluation
- *   context, so the properties or items it evaluates inside a value count as evaluated in the
- *   parent, and the parent's count inside the value (`{ unevaluatedProperties: { type: "object",
- *   properties: { b: {} } } }` would accept `{ "a": { "b": 1 }, "b": false }`).
+ *   (a refinement): TypeBox checks it in its parent's evaluation context, so the properties or
+ *   items it evaluates inside a value count as evaluated in the parent, and the parent's count
+ *   inside the value (`{ unevaluatedProperties: { type: "object", properties: { b: {} } } }`
+ *   would accept `{ "a": { "b": 1 }, "b": false }`). A subschema with references compiles beside
+ *   the root's definitions they lead to (`#/$defs/…`, `#/definitions/…`), which mean the same
+ *   there; one whose references lead anywhere else (the root, a property, an anchor, a resource
+ *   of its own, `$dynamicRef`) is refused, as it cannot be checked apart from the rest. A
+ *   definition whose subschema leads back to itself shares one validator, filled once compiled;
+ * - `Type.Record` with string keys (TypeBox's `~kind: "Record"`, key pattern `^.*$`) matches
+ *   every key: `.` matches no line terminator, so a key holding `\n`, `\r`, U+2028 or U+2029 would
+ *   be no key of the record and its value never checked. A `^.*$` written by hand (no `~kind`)
+ *   keeps JSON Schema's meaning.
  *
  * The input is never changed: nodes on the way to a change are copied (own keys, enumerable or
  * not, so TypeBox's `~kind` and `~optional` stay), and everything else is shared. A schema that
@@ -52,20 +61,60 @@ type Node = Record<string, unknown>;
 
 /**
  * The schema TypeBox should compile in place of `schema` (`schema` itself when nothing changes).
- * @throws UnsafeSchemaError when a `pattern` can run neither natively in linear time nor on the linear-time engine
+ * @throws UnsafeSchemaError when a `pattern` can run neither natively in linear time nor on the
+ * linear-time engine, or the subschema of `unevaluatedProperties` or `unevaluatedItems` refers
+ * where a validator of its own cannot follow
  */
 export function transformSchema<T extends object>(schema: T): T {
-  const problems: Array<{ pointer: string; problem: string }> = [];
-  const result = transformNode(schema, "", 0, new Map(), problems);
-  if (problems.length > 0) throw new UnsafeSchemaError(problems);
+  const problems: Problem[] = [];
+  const result = transformNode(schema, "", 0, new Map(), problems, documentOf(schema));
+  // A definition's problem is found by the root's walk and again by each isolated check that reaches it.
+  const unique = new Map(problems.map((found) => [`${found.pointer}\u0000${found.problem}`, found]));
+  if (unique.size > 0) throw new UnsafeSchemaError([...unique.values()]);
   return result as T;
+}
+
+type Problem = { pointer: string; problem: string };
+
+/** What every subschema of one root schema shares while it is transformed. */
+interface Document {
+  readonly root: object;
+  /**
+   * The isolated form of each subschema (by identity), made once: a check that leads back to a
+   * subschema being isolated takes the form in progress, whose validator is set once compiled.
+   */
+  readonly isolations: Map<object, Node>;
+  /** Whether a subschema below the root has an `$id` (found when first asked). */
+  nestedResources?: boolean;
+}
+
+function documentOf(root: object): Document {
+  return { root, isolations: new Map() };
+}
+
+/** The root's `$defs` or `definitions`, where the references of an isolated subschema may lead. */
+function definitionsOf(document: Document, keyword: "$defs" | "definitions"): Node | undefined {
+  const map = isSchemaObject(document.root) && Object.hasOwn(document.root, keyword) ? document.root[keyword] : undefined;
+  return isSchemaObject(map) ? map : undefined;
+}
+
+/** Whether a subschema below the root has an `$id`: a resource of its own, inside which `#/…` means that resource. */
+function hasNestedResources(document: Document): boolean {
+  if (document.nestedResources === undefined) {
+    let found = false;
+    walkSchema(document.root, (node, _pointer, depth) => {
+      if (depth > 0 && Object.hasOwn(node, "$id")) found = true;
+    });
+    document.nestedResources = found;
+  }
+  return document.nestedResources;
 }
 
 function isSchemaObject(value: unknown): value is Node {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function transformNode(node: unknown, pointer: string, depth: number, done: Map<object, unknown>, problems: Array<{ pointer: string; problem: string }>): unknown {
+function transformNode(node: unknown, pointer: string, depth: number, done: Map<object, unknown>, problems: Problem[], document: Document): unknown {
   if (!isSchemaObject(node) || depth > MAX_SCHEMA_DEPTH) return node;
   const known = done.get(node);
   if (known !== undefined) return known;
@@ -74,19 +123,19 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
   const changes = new Map<string, unknown>();
   for (const keyword of ISOLATED_KEYWORDS) {
     const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0 && !holdsReferences(subschema)) {
-      changes.set(keyword, isolated(subschema, keyword, appendSegment(pointer, keyword), problems));
+    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0) {
+      changes.set(keyword, isolated(subschema, keyword, appendSegment(pointer, keyword), problems, document));
     }
   }
   for (const keyword of SUBSCHEMA_KEYWORDS) {
     if (!Object.hasOwn(node, keyword) || !isSchemaObject(node[keyword]) || changes.has(keyword)) continue;
-    const child = transformNode(node[keyword], appendSegment(pointer, keyword), depth + 1, done, problems);
+    const child = transformNode(node[keyword], appendSegment(pointer, keyword), depth + 1, done, problems, document);
     if (child !== node[keyword]) changes.set(keyword, child);
   }
   for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
     const list = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
     if (!Array.isArray(list)) continue;
-    const children = list.map((item, index) => transformNode(item, appendSegment(appendSegment(pointer, keyword), index), depth + 1, done, problems));
+    const children = list.map((item, index) => transformNode(item, appendSegment(appendSegment(pointer, keyword), index), depth + 1, done, problems, document));
     if (children.some((child, index) => child !== list[index])) changes.set(keyword, children);
   }
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
@@ -94,13 +143,20 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
     if (!isSchemaObject(map)) continue;
     let copy: Node | undefined;
     for (const key of Object.keys(map)) {
-      const child = transformNode(map[key], appendSegment(appendSegment(pointer, keyword), key), depth + 1, done, problems);
+      const child = transformNode(map[key], appendSegment(appendSegment(pointer, keyword), key), depth + 1, done, problems, document);
       if (child === map[key]) continue;
       copy ??= copyObject(map);
       // A property may be called `__proto__`: define it, never assign it.
       defineOwn(copy, key, child);
     }
     if (copy !== undefined) changes.set(keyword, copy);
+  }
+  if (isStringKeyRecord(node)) {
+    // The one key pattern, renamed: its schema (transformed or not) stays.
+    const patterns = (changes.get("patternProperties") ?? node.patternProperties) as Node;
+    const renamed = {};
+    defineOwn(renamed, ANY_KEY_PATTERN, patterns[RECORD_STRING_KEY]);
+    changes.set("patternProperties", renamed);
   }
   const refinements = ownRefinements(node, pointer, changes, problems);
   if (changes.size === 0 && refinements.length === 0) return node;
@@ -120,35 +176,100 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
 
 const ISOLATED_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems"] as const;
 
-/** Whether a subschema refers anywhere (then it cannot be compiled on its own). */
-function holdsReferences(subschema: Node): boolean {
-  let found = false;
-  walkSchema(subschema, (node) => {
-    if (REFERENCE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword)) || Object.hasOwn(node, "$id") || Object.hasOwn(node, "$anchor")) found = true;
-  });
-  return found;
-}
-
-/** A schema that checks `subschema` with a validator of its own, in a fresh evaluation context. */
-function isolated(subschema: Node, keyword: string, pointer: string, problems: Array<{ pointer: string; problem: string }>): Node {
-  let transformed: Node;
-  try {
-    transformed = transformSchema(subschema);
-  } catch (error) {
-    if (!(error instanceof UnsafeSchemaError)) throw error;
-    for (const found of error.problems) problems.push({ pointer: pointer + found.pointer, problem: found.problem });
+/**
+ * A schema that checks `subschema` with a validator of its own, in a fresh evaluation context:
+ * the subschema alone, or beside the root's definitions its references lead to (then at
+ * `/allOf/0`, so that it keeps its own `$defs`, if any).
+ */
+function isolated(subschema: Node, keyword: string, pointer: string, problems: Problem[], document: Document): Node {
+  const known = document.isolations.get(subschema);
+  if (known !== undefined) return known;
+  const reached = reachedDefinitions(subschema, document);
+  if (typeof reached === "string") {
+    problems.push({ pointer, problem: `cannot be checked apart from the rest of the schema: it ${reached}` });
     return subschema;
   }
-  const validator = Compile(transformed as never);
+  let validator: Validator | undefined;
   const refinement: Refinement = {
-    check: (value) => validator.Check(value),
+    // Set before any value is checked: the compile below ends before the transform returns.
+    check: (value) => validator!.Check(value),
     error: () => (keyword === "unevaluatedItems" ? "must match the schema of unevaluated items" : "must match the schema of unevaluated properties"),
   };
-  return Object.defineProperty({}, "~refine", { value: [refinement], enumerable: false, writable: true, configurable: true }) as Node;
+  const node = Object.defineProperty({}, "~refine", { value: [refinement], enumerable: false, writable: true, configurable: true }) as Node;
+  // Known before its own transform: a definition that leads back here takes this node.
+  document.isolations.set(subschema, node);
+  const standalone = reached === undefined ? subschema : { allOf: [subschema], ...reached };
+  const found: Problem[] = [];
+  const transformed = transformNode(standalone, "", 0, new Map(), found, document) as Node;
+  for (const { pointer: at, problem } of found) {
+    // Beside the definitions, the subschema is at /allOf/0; a definition is where it is in the root.
+    if (reached === undefined) problems.push({ pointer: pointer + at, problem });
+    else problems.push({ pointer: at.startsWith("/allOf/0") ? pointer + at.slice("/allOf/0".length) : at, problem });
+  }
+  if (found.length > 0) {
+    document.isolations.delete(subschema);
+    return subschema;
+  }
+  validator = Compile(transformed as never);
+  return node;
+}
+
+/**
+ * The root's definitions that the references of `subschema` lead to, directly or through one
+ * another (each `$defs` or `definitions` with the entries reached, in the root's order); `undefined`
+ * when it refers nowhere; a description of the first reference that leads elsewhere.
+ */
+function reachedDefinitions(subschema: Node, document: Document): { $defs?: Node; definitions?: Node } | string | undefined {
+  const reached = { $defs: new Set<string>(), definitions: new Set<string>() };
+  const pending: Node[] = [subschema];
+  const walked = new Set<Node>();
+  let refers = false;
+  let elsewhere: string | undefined;
+  while (pending.length > 0 && elsewhere === undefined) {
+    const root = pending.pop()!;
+    if (walked.has(root)) continue;
+    walked.add(root);
+    const stop = walkSchema(root, (node) => {
+      if (elsewhere !== undefined) return;
+      for (const reference of REFERENCE_KEYWORDS) {
+        if (!Object.hasOwn(node, reference)) continue;
+        refers = true;
+        const ref = node[reference];
+        if (reference !== "$ref" || typeof ref !== "string") {
+          elsewhere = `holds ${reference}`;
+          return;
+        }
+        const segments = refSegments(ref);
+        const [keyword, name] = segments ?? [];
+        const definitions = keyword === "$defs" || keyword === "definitions" ? definitionsOf(document, keyword) : undefined;
+        if (definitions === undefined || name === undefined || !Object.hasOwn(definitions, name) || !isSchemaObject(definitions[name])) {
+          elsewhere = `refers to ${JSON.stringify(ref)}, not into the root's $defs or definitions`;
+          return;
+        }
+        reached[keyword as "$defs" | "definitions"].add(name);
+        pending.push(definitions[name]);
+      }
+    });
+    if (stop !== undefined && elsewhere === undefined) elsewhere = "is nested too deeply to follow its references";
+  }
+  if (elsewhere !== undefined) return elsewhere;
+  if (!refers) return undefined;
+  // Inside a resource of its own, `#/…` means that resource: the isolated copy could not tell.
+  if (hasNestedResources(document)) return "holds references in a schema with resources of their own ($id below the root)";
+  const result: { $defs?: Node; definitions?: Node } = {};
+  for (const keyword of ["$defs", "definitions"] as const) {
+    const definitions = definitionsOf(document, keyword);
+    if (definitions === undefined || reached[keyword].size === 0) continue;
+    const entries: Node = {};
+    // The root's order, whatever order they were reached in: the same content compiles to the same code.
+    for (const name of Object.keys(definitions)) if (reached[keyword].has(name)) defineOwn(entries, name, definitions[name]);
+    result[keyword] = entries;
+  }
+  return result;
 }
 
 /** The refinements that replace this node's own keywords; the replaced keywords are recorded in `changes` as removed (`undefined`). */
-function ownRefinements(node: Node, pointer: string, changes: Map<string, unknown>, problems: Array<{ pointer: string; problem: string }>): Refinement[] {
+function ownRefinements(node: Node, pointer: string, changes: Map<string, unknown>, problems: Problem[]): Refinement[] {
   const refinements: Refinement[] = [];
   const pattern = node.pattern;
   if (typeof pattern === "string") {
