@@ -76,9 +76,10 @@ export class ToolArgumentsValidationError extends ToolRegistryError {
    */
   readonly repeats: number;
 
-  /** @param repeats see {@link ToolArgumentsValidationError.repeats} */
+  /** @param repeats see {@link ToolArgumentsValidationError.repeats}; when not 0, the message ends by saying so */
   constructor(toolName: string, issues: readonly string[], repeats = 0) {
-    super(withoutFrames(validationMessage(toolName, issues)));
+    const message = validationMessage(toolName, issues);
+    super(withoutFrames(repeats > 0 ? `${message}\n${repeatedFailureMessage(toolName, repeats)}` : message));
     framesBack(this, "ToolArgumentsValidationError");
     this.toolName = toolName;
     this.issues = Object.freeze([...issues]);
@@ -377,6 +378,19 @@ export function validationMessage(toolName: string, issues: readonly string[]): 
   let message = `Invalid arguments for tool ${describeName(toolName)}:`;
   for (const issue of issues) message += `\n  - ${issue}`;
   return message;
+}
+
+/**
+ * What the model is told when it sends a tool the same refused arguments again: that it is
+ * repeating itself, and that the lines above say what to change. A repeat's error message ends
+ * with it too.
+ */
+export function repeatedFailureMessage(toolName: string, repeats: number): string {
+  const times = repeats + 1;
+  return (
+    `These are the same arguments, refused for the same reasons, as in the last ${times === 2 ? "call" : `${repeats} calls`} of ${describeName(toolName)} ` +
+    `(${times} times in a row): sending them again will fail again. Change each value the lines above name, as they say, before calling ${describeName(toolName)} again.`
+  );
 }
 
 /** `Unknown tool "<name>".` and close names, or else the available ones. */

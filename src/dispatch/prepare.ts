@@ -2,7 +2,7 @@ import { ToolArgumentsValidationError, ToolNotAllowedError, UnknownToolError } f
 import type { TSchema } from "typebox";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
-import { CheckOutcome, checkValue, fusedPrivateCopy, parsedArguments, privateCopy, refusal, repairAndCheck } from "../validation/arguments.js";
+import { CheckOutcome, checkValue, fusedPrivateCopy, parsedArguments, privateCopy, refusalIssues, repairAndCheck } from "../validation/arguments.js";
 import type { FusedState } from "../validation/fused-runtime.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
@@ -100,7 +100,7 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
   const tool = lookUpTool(fields, context, allowed);
   const validator = context.validator(tool);
   const raw = fields.arguments;
-  if (raw === UNREADABLE) return refused(context, tool, raw, undefined, new ToolArgumentsValidationError(tool.name, [ROOT_ISSUES.notPlainObject]));
+  if (raw === UNREADABLE) return refused(context, tool, raw, undefined, [ROOT_ISSUES.notPlainObject]);
   let value: object;
   let outcome: CheckOutcome;
   // Only object arguments count as uses of the fused copy-and-check: JSON text is parsed, never copied.
@@ -133,10 +133,17 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
     }
   }
   // Explained only now, when nothing can save the call: the explanation is the costly part of a refusal.
-  return refused(context, tool, raw, value, refusal(tool.name, validator, value, outcome));
+  return refused(context, tool, raw, value, refusalIssues(validator, value, outcome));
 }
 
-/** A refusal of the tool's arguments, as the failure memory sees it (counting a repeat). */
-function refused(context: PrepareContext, tool: RegisteredTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
-  return context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, error);
+/**
+ * The refusal of the tool's arguments for `issues` (or the error already made for them), as the
+ * failure memory sees it: a repeat of the tool's last refusal is made with its count, which its
+ * message states.
+ */
+function refused(context: PrepareContext, tool: RegisteredTool, raw: unknown, value: object | undefined, refusal: readonly string[] | ToolArgumentsValidationError): ToolArgumentsValidationError {
+  const issues = refusal instanceof ToolArgumentsValidationError ? refusal.issues : refusal;
+  const repeats = context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, issues);
+  if (repeats === 0 && refusal instanceof ToolArgumentsValidationError) return refusal;
+  return new ToolArgumentsValidationError(tool.name, issues, repeats);
 }

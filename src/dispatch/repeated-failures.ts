@@ -1,7 +1,5 @@
-import type { ToolArgumentsValidationError } from "../errors.js";
 import type { FailureStats } from "../types.js";
 import { textHash, valueHash } from "../validation/argument-hash.js";
-import { repeatedFailureMessage } from "../text/results.js";
 
 /**
  * The fingerprint of refused arguments: a number, the hash of the checked value (or of a text that
@@ -13,8 +11,8 @@ type Fingerprint = string | number;
 /** A tool's last refusal, kept on the tool until its arguments next pass. */
 export interface LastRefusal {
   readonly fingerprint: Fingerprint;
-  /** The error's message as made, before a repeat's sentence: the tool's name and every issue line, in one flat string (one comparison, not one per line). */
-  readonly message: string;
+  /** Its issue lines. */
+  readonly issues: readonly string[];
   readonly repeats: number;
 }
 
@@ -37,7 +35,7 @@ const MAX_KEPT_CHARACTERS = 1 << 20;
  * while all kept texts together stay within 2^20 characters), else a hash of its length and a
  * 3 KiB sample of it. Its work runs on the refusal path only: one pass over the value (or at most
  * one comparison of two texts, or one bounded hash), and, unless the same text was kept whole, one
- * comparison of two messages.
+ * comparison of two lists of issues.
  */
 export class RepeatedFailures {
   #argumentFailures = 0;
@@ -46,13 +44,12 @@ export class RepeatedFailures {
   #keptCharacters = 0;
 
   /**
-   * The error to throw for a refusal of `tool`'s arguments: `error` itself, made for this call and
-   * not yet thrown, with its `repeats` counted when the last refusal of this tool had the same
-   * fingerprint and the same issues.
+   * Records a refusal of `tool`'s arguments for `issues`, and says how many refusals of this tool
+   * in a row before it had the same fingerprint and the same issues (0 for a new failure).
    * @param raw the arguments as the call held them: JSON text, or an object
    * @param value the private value that was checked, when one was made
    */
-  refused(tool: RefusedTool, raw: unknown, value: object | undefined, error: ToolArgumentsValidationError): ToolArgumentsValidationError {
+  refused(tool: RefusedTool, raw: unknown, value: object | undefined, issues: readonly string[]): number {
     this.#argumentFailures++;
     const last = tool.lastRefusal;
     const released = last === undefined ? 0 : keptLength(last.fingerprint);
@@ -68,21 +65,15 @@ export class RepeatedFailures {
       fingerprint = "";
     }
     // The same text, kept whole on both sides, is the same arguments and so the same issues (the
-    // tool's schema never changes): no need to compare two messages, which first joins the new one's
-    // pieces. A hash (a sample of a long text, or a value's) can collide, and no arguments at all (not
-    // readable, not copyable) can fail in several ways: their messages must match too.
+    // tool's schema never changes): no need to compare them. A hash (a value's, or a sample of a
+    // long text) can collide, and no arguments at all (not readable, not copyable) can fail in
+    // several ways: their issues must match too.
     const exact = typeof fingerprint === "string" && fingerprint !== "" && typeof last?.fingerprint === "string";
-    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (exact || last.message === error.message) ? last.repeats + 1 : 0;
+    const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (exact || sameIssues(last.issues, issues)) ? last.repeats + 1 : 0;
     this.#keptCharacters += keptLength(fingerprint) - released;
-    tool.lastRefusal = { fingerprint, message: error.message, repeats };
-    if (repeats === 0) return error;
-    this.#repeatedFailures++;
-    // The error was made for this call and nobody holds it yet: counting on it costs nothing more,
-    // and its message says it is a repeat, as the text for the model does.
-    (error as { repeats: number }).repeats = repeats;
-    error.message = `${error.message}\n${repeatedFailureMessage(error.toolName, repeats)}`;
-    error.stack = `${error.name}: ${error.message}`;
-    return error;
+    tool.lastRefusal = { fingerprint, issues, repeats };
+    if (repeats > 0) this.#repeatedFailures++;
+    return repeats;
   }
 
   /** Forgets the tool's last refusal: its arguments passed, or it was unregistered. */
@@ -108,4 +99,10 @@ function keptLength(fingerprint: Fingerprint): number {
 function sameFingerprint(left: Fingerprint, right: Fingerprint): boolean {
   if (typeof left === typeof right) return left === right;
   return typeof left === "string" ? textHash(left) === right : textHash(right as string) === left;
+}
+
+function sameIssues(left: readonly string[], right: readonly string[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
 }

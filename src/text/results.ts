@@ -9,6 +9,7 @@ import {
   ToolExecutionError,
   ToolNotAllowedError,
   notAllowedMessage,
+  repeatedFailureMessage,
   ToolRegistryError,
   ToolTimeoutError,
   UnknownToolError,
@@ -66,18 +67,6 @@ function inModelNames(error: ToolRegistryError, shown: (name: string) => string)
   return error.message.replace(describeName(toolName), () => describeName(shown(toolName)));
 }
 
-/**
- * What the model is told when it sends a tool the same refused arguments again: that it is
- * repeating itself, and that the lines above say what to change. The error's own message ends
- * with it too.
- */
-export function repeatedFailureMessage(toolName: string, repeats: number): string {
-  const times = repeats + 1;
-  return (
-    `These are the same arguments, refused for the same reasons, as in the last ${times === 2 ? "call" : `${repeats} calls`} of ${describeName(toolName)} ` +
-    `(${times} times in a row): sending them again will fail again. Change each value the lines above name, as they say, before calling ${describeName(toolName)} again.`
-  );
-}
 
 /** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */
 export function toFailure(toolCallId: string, toolName: string, error: unknown, names?: ModelNames): ToolFailure {

@@ -144,17 +144,18 @@ const DEEP_NESTING = 1_000;
 
 /** The error that refuses a value the check did not accept: the explained issues, or why the check could not finish. */
 export function refusal(toolName: string, validator: CompiledValidator, value: object, outcome: typeof CheckOutcome.Invalid | typeof CheckOutcome.Unfinished): ToolArgumentsValidationError {
-  if (outcome === CheckOutcome.Unfinished) {
-    return new ToolArgumentsValidationError(toolName, [nestedAtLeast(value, DEEP_NESTING) ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.unchecked]);
-  }
-  let issues: string[];
+  return new ToolArgumentsValidationError(toolName, refusalIssues(validator, value, outcome));
+}
+
+/** The issues of {@link refusal}: why the check refused `value` (or could not finish). */
+export function refusalIssues(validator: CompiledValidator, value: object, outcome: typeof CheckOutcome.Invalid | typeof CheckOutcome.Unfinished): string[] {
+  if (outcome === CheckOutcome.Unfinished) return [nestedAtLeast(value, DEEP_NESTING) ? ROOT_ISSUES.tooDeep : ROOT_ISSUES.unchecked];
   try {
-    issues = validator.explain(value);
+    return validator.explain(value);
   } catch {
     // The verdict is the validator's: an explanation that fails still refuses the call.
-    issues = [ROOT_ISSUES.mismatch];
+    return [ROOT_ISSUES.mismatch];
   }
-  return new ToolArgumentsValidationError(toolName, issues);
 }
 
 /**
