@@ -9,7 +9,7 @@ export const cases = [
   { label: "read: valid JSON text", name: "read", arguments: '{"path":"docs/readme.md"}' },
   { label: "read: missing required path", name: "read", arguments: { offset: 1 } },
   { label: "read: offset \"20\" (string for integer), object", name: "read", arguments: { path: "a", offset: "20" } },
-  { label: "read: offset \"20\" (string for integer), JSON text", name: "read", arguments: '{"path":"a","offset":"20"}' },
+  { label: "read: offset \"20\" (string for integer), JSON text", name: "read", arguments: '{"path":"b","offset":"20"}' },
   { label: "read: offset 1.5 (not an integer)", name: "read", arguments: { path: "a", offset: 1.5 } },
   { label: "read: offset -1 (below minimum)", name: "read", arguments: { path: "a", offset: -1 } },
   { label: "read: path against pattern", name: "read", arguments: { path: "UPPER" } },
