@@ -209,3 +209,10 @@ describe("Type.Record with string keys", () => {
     );
   });
 });
+
+describe("Type.Record with string keys, repaired", () => {
+  it("repairs the value under a key holding a line terminator, as under any other key", async () => {
+    const registry = new ToolRegistry({ onRepair: () => undefined }).register({ name: "tool", description: "", parameters: Type.Object({ m: Type.Record(Type.String(), Type.Number()) }) }, (args) => args);
+    expect(await registry.dispatch(toolCall("tool", { m: { "a\nb": "5", plain: "6" } }))).toEqual({ m: { "a\nb": 5, plain: 6 } });
+  });
+});

@@ -67,7 +67,6 @@ function inModelNames(error: ToolRegistryError, shown: (name: string) => string)
   return error.message.replace(describeName(toolName), () => describeName(shown(toolName)));
 }
 
-
 /** Builds the failure result of one call from `dispatchAll`; `names` as in {@link failureContent}. */
 export function toFailure(toolCallId: string, toolName: string, error: unknown, names?: ModelNames): ToolFailure {
   const typed = error instanceof Error ? error : new Error(describeThrown(error), { cause: error });

@@ -173,7 +173,6 @@ function nestedAtLeast(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** Whether `text` takes more than `maxBytes` in UTF-8, counting only when the answer is not obvious. */
 /** Whether `text` takes more than `maxBytes` bytes in UTF-8, counted only as far as needed. */
 export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
   // A UTF-16 code unit takes 1 to 3 bytes in UTF-8 (a surrogate pair, two units, takes 4).

@@ -1,5 +1,6 @@
 import type { ArgumentRepair, JsonTypeName } from "../types.js";
 import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
+import { isStringKeyRecord } from "../schema/records.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { SchemaReferences } from "../schema/references.js";
 import { escapePointerSegment } from "../text/issues.js";
@@ -169,8 +170,10 @@ function repairObject(schemas: readonly unknown[], object: Schema, pointer: stri
         declared = described = true;
       }
       if (isRecord(container.patternProperties)) {
+        // A `Type.Record` with string keys holds every key, as its check does (see records.ts).
+        const everyKey = isStringKeyRecord(container);
         for (const [pattern, subschema] of Object.entries(container.patternProperties)) {
-          if (!regexOf(pattern)?.test(key)) continue;
+          if (!everyKey && !regexOf(pattern)?.test(key)) continue;
           subschemas.push(subschema);
           described = true;
         }
