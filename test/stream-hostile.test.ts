@@ -69,6 +69,14 @@ describe("openAIChat(registry).deltas, given chunks no server should send", () =
     expect(seen).toEqual(sent);
   });
 
+  it("loses no call a readable choice starts in a chunk whose other choice cannot be read: it starts, and ends with a result", async () => {
+    const beside = (chunk: { choices: unknown[] }) => ({ choices: [...chunk.choices, null] });
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([beside(call(0, "a", '{"city":')), more(0, '"Oslo"}'), call(1, "b", '{"city":"Rome"}'), choice({}, "tool_calls")])));
+    expect(turn.started).toEqual(["a", "b"]);
+    expect(turn.ran).toEqual(["Rome"]);
+    expectFormatFailure(turn.results.a, "Oslo");
+  });
+
   it("fails only its own call when a piece whose index is known holds arguments that are not text", async () => {
     const turn = await runTurn((registry) =>
       openAIChat(registry).deltas(chunks([call(0, "a", '{"city":'), call(1, "b", '{"city":"B"'), piece(1, { function: { arguments: 5 } }), more(1, "}"), more(0, '"Oslo"}'), choice({}, "tool_calls")])),

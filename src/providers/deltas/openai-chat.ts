@@ -159,18 +159,23 @@ function readChunk(chunk: unknown): ChatChunk {
   if (choices === undefined || choices === null) return { pieces, finished };
   if (!Array.isArray(choices)) throw new UnreadableChunk('its "choices" is not an array');
   for (const choice of choices as unknown[]) {
-    const index = chunkField(choice, "index", "a choice");
-    if (index !== undefined && index !== null && typeof index !== "number") throw new UnreadableChunk('a choice\'s "index" is not a number');
-    // Other choices (`n` > 1) are other answers, not more calls.
-    if ((index ?? 0) !== 0) continue;
-    const delta = chunkField(choice, "delta", "a choice");
-    const toolCalls = delta === undefined || delta === null ? undefined : chunkField(delta, "tool_calls", "a choice's delta");
-    if (toolCalls !== undefined && toolCalls !== null) {
-      if (!Array.isArray(toolCalls)) throw new UnreadableChunk('its "delta.tool_calls" is not an array');
-      for (const piece of toolCalls as unknown[]) pieces.push(readPiece(piece));
+    try {
+      const index = chunkField(choice, "index", "a choice");
+      if (index !== undefined && index !== null && typeof index !== "number") throw new UnreadableChunk('a choice\'s "index" is not a number');
+      // Other choices (`n` > 1) are other answers, not more calls.
+      if ((index ?? 0) !== 0) continue;
+      const delta = chunkField(choice, "delta", "a choice");
+      const toolCalls = delta === undefined || delta === null ? undefined : chunkField(delta, "tool_calls", "a choice's delta");
+      if (toolCalls !== undefined && toolCalls !== null) {
+        if (!Array.isArray(toolCalls)) throw new UnreadableChunk('its "delta.tool_calls" is not an array');
+        for (const piece of toolCalls as unknown[]) pieces.push(readPiece(piece));
+      }
+      const finishReason = chunkField(choice, "finish_reason", "a choice");
+      if (finishReason !== undefined && finishReason !== null) finished = true;
+    } catch (thrown) {
+      // One choice that cannot be read loses nothing the readable ones carry: it is a piece of no known call.
+      pieces.push({ index: undefined, id: undefined, name: undefined, text: undefined, problem: problemOf(thrown) });
     }
-    const finishReason = chunkField(choice, "finish_reason", "a choice");
-    if (finishReason !== undefined && finishReason !== null) finished = true;
   }
   return { pieces, finished };
 }
