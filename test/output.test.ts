@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent, type ToolSuccess } from "../src/index.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
+import { openAIChat } from "../src/providers/index.js";
 
 const weatherOutput = Type.Object({ celsius: Type.Number(), city: Type.String() }, { additionalProperties: false });
 const weatherTool = { name: "weather", description: "Weather in a city", parameters: Type.Object({ city: Type.String() }), outputSchema: weatherOutput };
@@ -129,9 +130,21 @@ describe("maxResultBytes", () => {
       "[an image (image/png) left out: the result is over its size limit]",
       "tail",
       expect.stringMatching(/^x+$/),
-      `[Result cut to 200 of its ${10 + PNG.length + 4 + 200} bytes. Ask for less (a narrower query, one page) to see the rest.]`,
+      // The four items and the three newlines between them.
+      `[Result cut to 200 of its ${10 + PNG.length + 4 + 200 + 3} bytes. Ask for less (a narrower query, one page) to see the rest.]`,
     ]);
-    expect(texts.reduce((sum, text) => sum + bytesOf(text), 0)).toBe(200);
+    expect(texts.reduce((sum, text) => sum + bytesOf(text), 0) + texts.length - 1).toBe(200);
+  });
+
+  it("counts a rich result's structuredContent as the text the adapters send for it, and a cut result keeps none", async () => {
+    const structuredContent = { rows: "y".repeat(400) };
+    const registry = new ToolRegistry({ maxResultBytes: 300 }).register(echo, () => toolContent([{ type: "text", text: "summary" }], { structuredContent }));
+    const [result] = await registry.dispatchAll([toolCall("echo", { text: "" })]);
+    expect(result).toMatchObject({ truncated: true });
+    const value = (result as ToolSuccess).value as ToolContent;
+    expect("structuredContent" in value).toBe(false);
+    const sent = openAIChat(registry).result(result!);
+    expect(bytesOf(sent.content as string)).toBeLessThanOrEqual(300);
   });
 });
 

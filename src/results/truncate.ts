@@ -1,5 +1,6 @@
 import { isToolContent, toolContent, type ContentItem, type ToolContent } from "./content.js";
 import { valueText } from "../text/result-text.js";
+import { modelItems } from "./model-items.js";
 
 /** A result as it reaches the model, and whether it was cut to fit. */
 export interface FittedResult {
@@ -29,31 +30,39 @@ export function fitResult(value: unknown, maxBytes: number): FittedResult {
   return { value: `${cutUtf8(text, maxBytes - utf8Length(notice) - 1)}\n${notice}`, truncated: true };
 }
 
+/**
+ * A `toolContent` result within `maxBytes`, counted as the model gets it: every item the adapters
+ * send (its `structuredContent` as text too, where no text item holds it), and a byte between two
+ * items (the adapters that join text join it with newlines). A cut result keeps no
+ * `structuredContent`: the text it would be sent as could be any size, and it no longer matches what was cut.
+ */
 function fitContent(value: ToolContent, maxBytes: number): FittedResult {
-  const total = value.content.reduce((sum, item) => sum + itemBytes(item), 0);
+  const sent = modelItems(value);
+  const total = sent.reduce((sum, item) => sum + itemBytes(item), 0) + sent.length - 1;
   if (total <= maxBytes) return { value, truncated: false };
   const notice = noticeWithin(total, maxBytes);
-  let left = notice === undefined ? maxBytes : maxBytes - utf8Length(notice);
+  let left = notice === undefined ? maxBytes : maxBytes - utf8Length(notice) - 1;
   const items: ContentItem[] = [];
+  // Each item after the first costs one byte more: the newline before it.
+  const room = (): number => left - (items.length > 0 ? 1 : 0);
   for (const item of value.content) {
     const bytes = itemBytes(item);
-    if (bytes <= left) {
+    if (bytes <= room()) {
+      left = room() - bytes;
       items.push(item);
-      left -= bytes;
     } else if (item.type === "text") {
-      if (left > 0) items.push({ type: "text", text: cutUtf8(item.text, left) });
+      if (room() > 0) items.push({ type: "text", text: cutUtf8(item.text, room()) });
       left = 0;
     } else {
       const leftOut = `[${describeItem(item)} left out: the result is over its size limit]`;
       const leftOutBytes = utf8Length(leftOut);
-      if (leftOutBytes > left) continue;
+      if (leftOutBytes > room()) continue;
+      left = room() - leftOutBytes;
       items.push({ type: "text", text: leftOut });
-      left -= leftOutBytes;
     }
   }
   if (notice !== undefined) items.push({ type: "text", text: notice });
-  const options = "structuredContent" in value ? { structuredContent: value.structuredContent } : {};
-  return { value: toolContent(items, options), truncated: true };
+  return { value: toolContent(items), truncated: true };
 }
 
 /** What an item costs: its text's UTF-8 bytes, or its base64 data's length. */
