@@ -216,3 +216,14 @@ describe("Type.Record with string keys, repaired", () => {
     expect(await registry.dispatch(toolCall("tool", { m: { "a\nb": "5", plain: "6" } }))).toEqual({ m: { "a\nb": 5, plain: 6 } });
   });
 });
+
+describe("unevaluatedProperties through TypeBox's own references", () => {
+  it("checks a Type.Cyclic definition whose unevaluatedProperties refers to it by name, as Ajv does", async () => {
+    const node = Type.Cyclic({ Node: Type.Object({ name: Type.String() }, { unevaluatedProperties: Type.Ref("Node") }) }, "Node");
+    const schema = Type.Object({ tree: node });
+    const plain = JSON.parse(JSON.stringify(schema)) as object;
+    for (const value of [{ tree: { name: "root", child: { name: "leaf" } } }, { tree: { name: "root", child: { name: 5 } } }, { tree: { name: "root", child: 3 } }]) {
+      expect(await verdictOf(schema, value), JSON.stringify(value)).toBe(ajvVerdict(plain, value));
+    }
+  });
+});

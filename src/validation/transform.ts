@@ -102,12 +102,28 @@ function definitionsOf(document: Document, keyword: "$defs" | "definitions"): No
 function hasNestedResources(document: Document): boolean {
   if (document.nestedResources === undefined) {
     let found = false;
-    walkSchema(document.root, (node, _pointer, depth) => {
-      if (depth > 0 && Object.hasOwn(node, "$id")) found = true;
+    walkSchema(document.root, (node, pointer, depth) => {
+      // A definition named by its own key (`Type.Cyclic`'s) is found by that name; any other `$id` below the root makes a resource of its own.
+      if (depth > 0 && Object.hasOwn(node, "$id") && namedDefinition(pointer, node) === undefined) found = true;
     });
     document.nestedResources = found;
   }
   return document.nestedResources;
+}
+
+/** The key of a `$defs` or `definitions` entry at `pointer` whose `$id` is that key, as `Type.Cyclic` writes them. */
+function namedDefinition(pointer: string, node: Node): string | undefined {
+  const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
+  return match !== null && node.$id === match[1] ? match[1] : undefined;
+}
+
+/** The definition anywhere in the document whose key and `$id` are `name` (how TypeBox's `$ref: "Node"` resolves). */
+function definitionNamed(document: Document, name: string): Node | undefined {
+  let found: Node | undefined;
+  walkSchema(document.root, (node, pointer) => {
+    if (found === undefined && namedDefinition(pointer, node) === name) found = node;
+  });
+  return found;
 }
 
 function isSchemaObject(value: unknown): value is Node {
@@ -221,6 +237,8 @@ function isolated(subschema: Node, keyword: string, pointer: string, problems: P
  */
 function reachedDefinitions(subschema: Node, document: Document): { $defs?: Node; definitions?: Node } | string | undefined {
   const reached = { $defs: new Set<string>(), definitions: new Set<string>() };
+  // Definitions reached by a bare name, wherever they are: they join `$defs` under that name.
+  const reachedNamed: Node = {};
   const pending: Node[] = [subschema];
   const walked = new Set<Node>();
   let refers = false;
@@ -240,7 +258,21 @@ function reachedDefinitions(subschema: Node, document: Document): { $defs?: Node
           return;
         }
         const segments = refSegments(ref);
-        const [keyword, name] = segments ?? [];
+        if (segments === undefined) {
+          // A bare name: a definition whose key and `$id` it is (TypeBox's `Type.Cyclic` writes
+          // `$ref: "Node"`). Beside the isolated copy it keeps its `$id`, and resolves the same way.
+          const named = definitionNamed(document, ref);
+          if (named === undefined || (Object.hasOwn(reachedNamed, ref) && reachedNamed[ref] !== named)) {
+            elsewhere = `refers to ${JSON.stringify(ref)}, not to a definition the isolated check can hold`;
+            return;
+          }
+          if (!Object.hasOwn(reachedNamed, ref)) {
+            defineOwn(reachedNamed, ref, named);
+            pending.push(named);
+          }
+          continue;
+        }
+        const [keyword, name] = segments;
         const definitions = keyword === "$defs" || keyword === "definitions" ? definitionsOf(document, keyword) : undefined;
         if (definitions === undefined || name === undefined || !Object.hasOwn(definitions, name) || !isSchemaObject(definitions[name])) {
           elsewhere = `refers to ${JSON.stringify(ref)}, not into the root's $defs or definitions`;
@@ -264,6 +296,15 @@ function reachedDefinitions(subschema: Node, document: Document): { $defs?: Node
     // The root's order, whatever order they were reached in: the same content compiles to the same code.
     for (const name of Object.keys(definitions)) if (reached[keyword].has(name)) defineOwn(entries, name, definitions[name]);
     result[keyword] = entries;
+  }
+  const named = Object.keys(reachedNamed).sort();
+  if (named.length > 0) {
+    const entries = result.$defs ?? {};
+    for (const name of named) {
+      if (Object.hasOwn(entries, name) && entries[name] !== reachedNamed[name]) return `refers to two definitions named ${JSON.stringify(name)}`;
+      defineOwn(entries, name, reachedNamed[name]);
+    }
+    result.$defs = entries;
   }
   return result;
 }
