@@ -9,7 +9,7 @@ import { ValidatorCache } from "../src/validation/cache.js";
 import { copyArguments } from "../src/validation/copy.js";
 import { fusedFromSource, fusedSource } from "../src/validation/fused.js";
 import { transformSchema } from "../src/validation/transform.js";
-import { rejectionOf, toolCall } from "./support/fixtures.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 type Verdict = "accepted" | "refused" | "refused-schema";
 
@@ -137,9 +137,11 @@ describe("unevaluatedProperties and unevaluatedItems whose subschema holds a $re
     ["an anchor", { type: "object", unevaluatedProperties: { $ref: "#money" }, $defs: { Money: { $anchor: "money", type: "object", properties: { amount: { type: "number" } } } } }],
     ["a definition inside a resource of its own ($id)", { type: "object", unevaluatedProperties: { $ref: "#/$defs/Money" }, $defs: { Money: { $id: "https://example.com/money", type: "object", properties: { amount: { type: "number" } } } } }],
     ["$dynamicRef", { type: "object", unevaluatedProperties: { $dynamicRef: "#/$defs/Money" }, $defs: { Money: { type: "object", properties: { amount: { type: "number" } } } } }],
-  ])("refuses the schema, naming the keyword, where the subschema refers to %s, which it cannot check apart from the rest", async (_, schema) => {
+  ])("refuses the schema at register, naming the keyword, where the subschema refers to %s, which it cannot check apart from the rest", (_, schema) => {
     expect(() => transformSchema(schema)).toThrow(/\/unevaluatedProperties: /);
-    expect(await verdictOf(schema, { a: { b: 1 }, x: { amount: 1 } })).toBe("refused-schema");
+    const error = thrownBy(() => new ToolRegistry().register({ name: "tool", description: "", parameters: schema as TSchema }, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).problems.map((problem) => problem.pointer)).toEqual(["/unevaluatedProperties"]);
   });
 });
 

@@ -6,6 +6,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import { assertSoundSchema } from "../schema/soundness.js";
+import { isolationProblems } from "../validation/transform.js";
 import type { RegisteredTool } from "../dispatch/prepare.js";
 import { type ExecutionOptions, toolPolicy } from "../policy/policy.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
@@ -71,6 +72,11 @@ export class ToolDefinitions {
     if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
     const snapshot = taken.snapshot as TSchema;
     assertSoundSchema(toolName, snapshot, text);
+    // Only a schema that names them can hold such subschemas.
+    if (text === undefined || text.includes('"unevaluated')) {
+      const isolation = isolationProblems(snapshot);
+      if (isolation.length > 0) throw new ToolDefinitionError(toolName, isolation.map(({ pointer, problem }) => ({ pointer: pointer || "/", problem })));
+    }
     const root = objectRootProblem(snapshot);
     if (root !== undefined) throw new ToolDefinitionError(toolName, [root]);
     if (text !== undefined) this.#snapshots.set(schema, { text, snapshot });

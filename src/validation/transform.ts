@@ -76,6 +76,25 @@ export function transformSchema<T extends object>(schema: T): T {
 
 type Problem = { pointer: string; problem: string };
 
+/**
+ * The subschemas of `unevaluatedProperties` and `unevaluatedItems` whose references a validator of
+ * their own could not follow (see {@link transformSchema}), found without compiling anything: for
+ * `register` to refuse such a schema up front rather than at its first call.
+ */
+export function isolationProblems(schema: object): Problem[] {
+  const document = documentOf(schema);
+  const problems: Problem[] = [];
+  walkSchema(schema, (node, pointer) => {
+    for (const keyword of ISOLATED_KEYWORDS) {
+      const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
+      if (!isSchemaObject(subschema)) continue;
+      const reached = reachedDefinitions(subschema, document);
+      if (typeof reached === "string") problems.push({ pointer: appendSegment(pointer, keyword), problem: `cannot be checked apart from the rest of the schema: it ${reached}` });
+    }
+  });
+  return problems;
+}
+
 /** What every subschema of one root schema shares while it is transformed. */
 interface Document {
   readonly root: object;
