@@ -62,7 +62,7 @@ export function findCompileProblems(schema: object): CompileProblem[] {
   if (looping !== undefined) problems.push({ pointer: looping, problem: "leads back to itself without descending into the value, so every check through it would recurse forever" });
   else if (holdsReferences) {
     // Only references can reach a subschema more than one way, and so multiply the work.
-    const work = unboundedCheckWork(schema, pointers.size);
+    const work = unboundedCheckWork(schema);
     if (work !== undefined) problems.push({ pointer: "", problem: work });
   }
   return problems;

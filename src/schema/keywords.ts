@@ -25,6 +25,15 @@ export const SUBSCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"
 /** Keywords whose value maps names to subschemas (`dependencies` too, where a value is a schema rather than a list of names). */
 export const SUBSCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "dependencies", "dependentSchemas", "patternProperties", "properties"] as const;
 
+/** Whether `schema` checks its value alone: it holds no subschema and no reference (a type, a `const`, an `enum`, bounds). */
+export function isLeafSchema(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return true;
+  for (const keywords of [REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS]) {
+    for (const keyword of keywords) if (Object.hasOwn(schema, keyword)) return false;
+  }
+  return true;
+}
+
 /** Keywords that describe and never constrain: any schema may carry them. */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "$comment",

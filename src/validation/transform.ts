@@ -186,6 +186,8 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
     }
     if (copy !== undefined) changes.set(keyword, copy);
   }
+  const reordered = referencesLast((changes.get("properties") ?? node.properties) as unknown);
+  if (reordered !== undefined) changes.set("properties", reordered);
   if (isStringKeyRecord(node)) {
     // The one key pattern, renamed: its schema (transformed or not) stays.
     const patterns = (changes.get("patternProperties") ?? node.patternProperties) as Node;
@@ -210,6 +212,34 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
 }
 
 const ISOLATED_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems"] as const;
+
+/**
+ * `properties` with the ones whose schema holds a reference last, each group in its order;
+ * `undefined` when they already come last. TypeBox checks properties in their order and stops at
+ * the first failure: a branch of a union told apart by a `const` (`{ left, right, op: "add" }`)
+ * then fails at its tag on another branch's value, rather than after checking `left` and `right`
+ * all the way down, which made a nested value's check double with each level. The order changes
+ * what is checked first, never the verdict.
+ */
+function referencesLast(properties: unknown): Node | undefined {
+  if (!isSchemaObject(properties)) return undefined;
+  const names = Object.keys(properties);
+  const referring = names.filter((name) => holdsReference(properties[name]));
+  if (referring.every((name, index) => names[names.length - referring.length + index] === name)) return undefined;
+  const reordered: Node = {};
+  for (const name of [...names.filter((name) => !referring.includes(name)), ...referring]) defineOwn(reordered, name, properties[name]);
+  return reordered;
+}
+
+/** Whether a subschema holds a reference anywhere. */
+function holdsReference(schema: unknown): boolean {
+  let found = false;
+  walkSchema(schema, (node) => {
+    if (!found) found = REFERENCE_KEYWORDS.some((keyword) => typeof node[keyword] === "string");
+  });
+  return found;
+}
+
 
 /**
  * A schema that checks `subschema` with a validator of its own, in a fresh evaluation context:
