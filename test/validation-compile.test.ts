@@ -67,6 +67,17 @@ describe("compileSchema: patterns", () => {
     expect(kinds(first.External.variables)).toEqual(kinds(second.External.variables));
   });
 
+  it("puts an object's properties that refer last, so that a union branch fails at its tag before its recursive properties", () => {
+    const expr = Type.Cyclic({ Expr: Type.Union([Type.Object({ left: Type.Ref("Expr"), right: Type.Ref("Expr"), op: Type.Literal("add") }), Type.Number()]) }, "Expr");
+    const transformed = transformSchema(expr) as unknown as { $defs: { Expr: { anyOf: Array<{ properties: object }> } } };
+    expect(Object.keys(transformed.$defs.Expr.anyOf[0]!.properties)).toEqual(["op", "left", "right"]);
+    const validator = compileSchema(expr);
+    let deep: unknown = 1;
+    for (let level = 0; level < 30; level++) deep = { left: deep, right: 1, op: "add" };
+    expect(validator.Check(deep)).toBe(true);
+    expect(validator.Check({ left: 1, right: "x", op: "add" })).toBe(false);
+  });
+
   it("returns a schema that needs nothing as the very same object", () => {
     const schema = Type.Object({ path: Type.String(), mode: Type.Union([Type.Literal("r"), Type.Literal("w")]), n: Type.Integer({ minimum: 0 }) });
     expect(transformSchema(schema)).toBe(schema);
