@@ -103,12 +103,14 @@ interface Document {
    * subschema being isolated takes the form in progress, whose validator is set once compiled.
    */
   readonly isolations: Map<object, Node>;
+  /** Whether each subschema asked about holds a reference (memo: a subtree is walked once). */
+  readonly referring: Map<unknown, boolean>;
   /** Whether a subschema below the root has an `$id` (found when first asked). */
   nestedResources?: boolean;
 }
 
 function documentOf(root: object): Document {
-  return { root, isolations: new Map() };
+  return { root, isolations: new Map(), referring: new Map() };
 }
 
 /** The root's `$defs` or `definitions`, where the references of an isolated subschema may lead. */
@@ -186,7 +188,7 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
     }
     if (copy !== undefined) changes.set(keyword, copy);
   }
-  const reordered = referencesLast((changes.get("properties") ?? node.properties) as unknown);
+  const reordered = referencesLast((changes.get("properties") ?? node.properties) as unknown, document);
   if (reordered !== undefined) changes.set("properties", reordered);
   if (isStringKeyRecord(node)) {
     // The one key pattern, renamed: its schema (transformed or not) stays.
@@ -221,10 +223,11 @@ const ISOLATED_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems"] as const
  * all the way down, which made a nested value's check double with each level. The order changes
  * what is checked first, never the verdict.
  */
-function referencesLast(properties: unknown): Node | undefined {
-  if (!isSchemaObject(properties)) return undefined;
+function referencesLast(properties: unknown, document: Document): Node | undefined {
+  // A document without references (most) has nothing to move.
+  if (!isSchemaObject(properties) || !holdsReference(document.root, document)) return undefined;
   const names = Object.keys(properties);
-  const referring = names.filter((name) => holdsReference(properties[name]));
+  const referring = names.filter((name) => holdsReference(properties[name], document));
   if (referring.every((name, index) => names[names.length - referring.length + index] === name)) return undefined;
   const reordered: Node = {};
   for (const name of [...names.filter((name) => !referring.includes(name)), ...referring]) defineOwn(reordered, name, properties[name]);
@@ -232,11 +235,15 @@ function referencesLast(properties: unknown): Node | undefined {
 }
 
 /** Whether a subschema holds a reference anywhere. */
-function holdsReference(schema: unknown): boolean {
-  let found = false;
-  walkSchema(schema, (node) => {
-    if (!found) found = REFERENCE_KEYWORDS.some((keyword) => typeof node[keyword] === "string");
-  });
+function holdsReference(schema: unknown, document: Document): boolean {
+  let found = document.referring.get(schema);
+  if (found === undefined) {
+    found = false;
+    walkSchema(schema, (node) => {
+      if (!found) found = REFERENCE_KEYWORDS.some((keyword) => typeof node[keyword] === "string");
+    });
+    document.referring.set(schema, found);
+  }
   return found;
 }
 
