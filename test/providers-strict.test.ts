@@ -89,7 +89,8 @@ describe("OpenAI strict mode", () => {
     for (const ref of ["#/$defs/Filter", "Filter"]) {
       const parameters = Type.Object(
         { filter: Type.Optional(Type.Ref(ref)), cursor: Type.Optional(Type.Ref(ref === "Filter" ? "Cursor" : "#/$defs/Cursor")) },
-        { $defs: { Filter: filter, Cursor: cursor } },
+        // A bare name resolves by `$id`, as TypeBox's own check resolves it.
+        { $defs: ref === "Filter" ? { Filter: { ...filter, $id: "Filter" }, Cursor: { ...cursor, $id: "Cursor" } } : { Filter: filter, Cursor: cursor } },
       );
       const chat = openAIChat(registryWith(parameters, "search"), { strict: true });
       const read = (args: string) => chat.call({ id: "c", type: "function", function: { name: "search", arguments: args } }).arguments;

@@ -42,6 +42,14 @@ describe("schemas are checked at register, so none fails open", () => {
     expect(registrationError({ ...schema, properties: { id: { type: "int" } } }).message).toContain("/properties/id/type");
   });
 
+  it("refuses a $ref by a bare name that no $id holds, which the compiled check could not follow (it refused every call); a name an $id holds is one", async () => {
+    const byKey = { type: "object", properties: { m: { $ref: "M" } }, $defs: { M: { type: "string" } } };
+    expect(registrationError(byKey).message).toContain("/properties/m/$ref: cannot be resolved inside the schema");
+    const byId = { type: "object", properties: { m: { $ref: "M" } }, $defs: { M: { $id: "M", type: "string" } } };
+    const registry = new ToolRegistry().register({ name: "tool", description: "", parameters: byId as TSchema }, (args) => args);
+    expect(await registry.dispatch(toolCall("tool", { m: "x" }))).toEqual({ m: "x" });
+  });
+
   it("accepts a recursive $ref that descends into the value, and a percent-encoded one, and validates through them", async () => {
     const schema = {
       $defs: { "a node": { type: "object", properties: { next: { $ref: "#/$defs/a%20node" }, n: { type: "integer" } } } },

@@ -167,11 +167,19 @@ export function assertSoundSchema(toolName: string, schema: object, canonicalTex
 /** `$ref`s that resolve to nothing in the document, which would compile into a validator that refuses everything. */
 function unresolvedReferences(root: object): SchemaProblem[] {
   const references = new SchemaReferences(root);
+  // A name that is not a pointer or an anchor resolves by `$id` alone for the compiled check (a
+  // definition's key is no name of its own unless its `$id` says so, as `Type.Cyclic` writes it).
+  const ids = new Set<string>();
+  walkSchema(root, (node) => {
+    if (typeof node.$id === "string") ids.add(node.$id);
+  });
   const problems: SchemaProblem[] = [];
   const stop = walkSchema(root, (node, pointer) => {
     for (const keyword of REFERENCE_KEYWORDS) {
       const ref = node[keyword];
-      if (typeof ref === "string" && references.resolve(ref) === undefined) problems.push({ pointer: appendSegment(pointer, keyword), problem: "cannot be resolved inside the schema" });
+      if (typeof ref !== "string") continue;
+      const byName = !ref.startsWith("#");
+      if ((byName ? !ids.has(ref) : references.resolve(ref) === undefined)) problems.push({ pointer: appendSegment(pointer, keyword), problem: "cannot be resolved inside the schema" });
     }
   });
   return stop === undefined ? problems : [{ pointer: stop.pointer || "/", problem: "the schema is nested too deeply" }];
