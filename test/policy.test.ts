@@ -274,6 +274,20 @@ describe("retry", () => {
     expect(attempts).toBe(1);
   });
 
+  it("stops waiting for its timed-out attempt when the caller aborted meanwhile, with the caller's abort", async () => {
+    const controller = new AbortController();
+    const tools = new ToolRegistry().register(
+      tool("write"),
+      // When its own signal aborts (the time limit), the handler aborts the caller too, and runs on.
+      (_, { signal }) => {
+        signal.addEventListener("abort", () => controller.abort());
+        return new Promise(() => undefined);
+      },
+      { effects: "idempotent", timeoutMs: 30, concurrency: 1, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 } },
+    );
+    expect(await rejectionOf(tools.dispatch(toolCall("write", { n: 1 }), { signal: controller.signal }))).toMatchObject({ name: "ToolAbortedError" });
+  });
+
   it("is refused at register for a tool not declared safe to repeat", () => {
     expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { retry: { retries: 1 } }))).toBeInstanceOf(TypeError);
     expect(thrownBy(() => new ToolRegistry().register(tool("pay"), () => 1, { effects: "once", retry: { retries: 1 } }))).toBeInstanceOf(TypeError);

@@ -241,6 +241,8 @@ class Hold {
    */
   idle(timeoutMs: number | undefined, caller: AbortFanOut | undefined, aborted: () => Error): Promise<boolean> {
     if (this.#running === 0) return Promise.resolve(true);
+    // An abort already heard fires no listener: waiting would last the whole time limit.
+    if (caller?.signal.aborted) return Promise.reject(aborted());
     return new Promise<boolean>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;

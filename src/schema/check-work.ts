@@ -16,7 +16,10 @@ type Applied = Map<object, number>;
  * whose work doubles at each level: 20 levels take seconds on one small value, 40 would take days.
  */
 const MAX_APPLICATIONS_PER_VALUE = 1_000;
-/** The most places of a value the bound is worked out for (one per distinct set of subschemas reaching it), or twice the reachable subschemas. */
+/**
+ * The most places of a value the bound is worked out for (one per distinct set of subschemas
+ * reaching it), or twice the reachable subschemas.
+ */
 const MAX_PLACES = 20_000;
 /** The most ways the alternatives (`anyOf`, `oneOf`, `then`/`else`) reaching one place are told apart. */
 const MAX_CHOICES = 64;
@@ -25,19 +28,19 @@ const MAX_STEPS = 1_000_000;
 
 /**
  * Why checking a value against `schema` could take work out of proportion to the schema and the
- * value, or `undefined` when it cannot: the greatest number of subschema applications one place in
- * a value could need, counting every path of references and applicators that check that place
- * (`allOf`, `not`, `if`, dependent schemas) and the one branch of an alternative (`anyOf`,
- * `oneOf`, `then`/`else`) that a value follows on, must stay within
- * {@link MAX_APPLICATIONS_PER_VALUE} (or the number of subschemas a check can reach, for a schema
- * that large: unused definitions do not count), down to the deepest value the library reads. A
- * reference inside a resource of its own (an `$id` below the root) is refused: it may mean
- * another subschema there than the one this bound would follow. A property is reached through its own name, the patterns
- * that match it and, where neither does, `additionalProperties`; an item through its index.
+ * value, or `undefined` when it cannot. The greatest number of subschema applications one place in
+ * a value could need must stay within {@link MAX_APPLICATIONS_PER_VALUE} (or the number of
+ * subschemas a check can reach, for a schema that large: unused definitions do not count), down to
+ * the deepest value the library reads. It counts every path of references and applicators that
+ * check that place (`allOf`, `not`, `if`, dependent schemas, and every branch of a union), except
+ * that a value goes down one branch alone of a union whose branches a required `const` tells
+ * apart (the compiled check tests it first, so the others fail at once) and of `then`/`else`. A
+ * property is reached through its own name, the patterns that match it and, where neither does,
+ * `additionalProperties`; an item through its index.
  *
- * It is an upper bound on a valid value's work, branch by branch: a value that fails several
- * branches of one alternative costs their sum at that place, which it does not count. The caller
- * has refused references that loop without descending (the applicators must form no cycle).
+ * A reference inside a resource of its own (an `$id` below the root) is refused: it may mean
+ * another subschema there than the one this bound would follow. The caller has refused references
+ * that loop without descending (the applicators must form no cycle).
  */
 export function unboundedCheckWork(schema: object): string | undefined {
   return new WorkBound(schema).problem();
@@ -53,13 +56,12 @@ class WorkBound {
   readonly #testers = new Map<string, PatternTester | undefined>();
   readonly #unions = new Map<readonly unknown[], boolean>();
   readonly #alternatives = new Map<object, object[][]>();
-  #steps = 0;
-
   readonly #placeLimit: number;
   /** Subschemas inside a resource of their own (an `$id` below the root), where `#/…` means that resource. */
   readonly #inResource = new Set<object>();
   /** Set when a reference inside such a resource was followed. */
   #ambiguous = false;
+  #steps = 0;
 
   constructor(root: object) {
     this.#root = root;
