@@ -50,6 +50,26 @@ describe("schemas are checked at register, so none fails open", () => {
     expect(await registry.dispatch(toolCall("tool", { m: "x" }))).toEqual({ m: "x" });
   });
 
+  it("refuses references validators would read in two ways, or that lead to no schema: a name given to two schemas, an encoded /, a key the check does not follow, a keyword's value", () => {
+    const hidden = { type: "object", properties: { x: { $ref: "#foo" } }, $defs: { f: { $anchor: "foo", type: "string" } }, unknown: { $anchor: "foo", type: "string", pattern: "^(a+)+$" } };
+    expect(registrationError(hidden).message).toContain('names $anchor "foo" twice');
+    const twoNodes = Type.Object({ a: Type.Cyclic({ Node: Type.Object({ n: Type.String() }) }, "Node"), b: Type.Cyclic({ Node: Type.Object({ n: Type.Number() }) }, "Node") });
+    expect(registrationError(twoNodes).message).toContain('names $id "Node" twice');
+    const encoded = { type: "object", $defs: { "a/b": { type: "string" }, a: { b: { type: "string", pattern: "^(a+)+$" } } }, properties: { x: { $ref: "#/$defs/a%2Fb" } } };
+    expect(registrationError(encoded).message).toContain("/properties/x/$ref: holds an encoded / (%2F)");
+    const constructorKey = { type: "object", $defs: { constructor: { type: "string" } }, properties: { a: { $ref: "#/$defs/constructor" } } };
+    expect(registrationError(constructorKey).message).toContain("/properties/a/$ref: passes through a key named __proto__, constructor or prototype");
+    const keyword = { type: "object", description: "x", properties: { a: { $ref: "#/description" } } };
+    expect(registrationError(keyword).message).toContain("/properties/a/$ref: does not lead to a schema");
+  });
+
+  it("accepts one recursive type used in two places: the same schema under one name", async () => {
+    const node = Type.Cyclic({ Node: Type.Object({ name: Type.String(), kids: Type.Array(Type.Ref("Node")) }) }, "Node");
+    const registry = new ToolRegistry().register({ name: "tree", description: "", parameters: Type.Object({ a: node, b: node }) }, (args) => args);
+    const args = { a: { name: "x", kids: [] }, b: { name: "y", kids: [{ name: "z", kids: [] }] } };
+    expect(await registry.dispatch(toolCall("tree", args))).toEqual(args);
+  });
+
   it("accepts a recursive $ref that descends into the value, and a percent-encoded one, and validates through them", async () => {
     const schema = {
       $defs: { "a node": { type: "object", properties: { next: { $ref: "#/$defs/a%20node" }, n: { type: "integer" } } } },

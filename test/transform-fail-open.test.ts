@@ -229,3 +229,12 @@ describe("unevaluatedProperties through TypeBox's own references", () => {
     }
   });
 });
+
+describe("the number of isolated subschemas", () => {
+  it("is bounded: a schema with more than 64 unevaluatedProperties subschemas is refused at register", () => {
+    const properties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: "object", unevaluatedProperties: { type: "string" } }]));
+    expect(() => new ToolRegistry().register({ name: "ok", description: "", parameters: { type: "object", properties: properties(64) } as TSchema }, () => 1)).not.toThrow();
+    const error = thrownBy(() => new ToolRegistry().register({ name: "many", description: "", parameters: { type: "object", properties: properties(65) } as TSchema }, () => 1));
+    expect((error as ToolDefinitionError).problems[0]!.problem).toContain("is one more than the 64 unevaluatedProperties or unevaluatedItems subschemas");
+  });
+});

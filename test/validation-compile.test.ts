@@ -338,6 +338,16 @@ describe("findCompileProblems: checks whose work doubles with each level", () =>
   it("refuses recursion through a union whose branches nothing tells apart at once, which a crafted value sends down every branch", () => {
     const untold = { $ref: "#/$defs/n", $defs: { n: { anyOf: [{ type: "object", properties: { kind: { const: "a" }, child: { $ref: "#/$defs/n" } } }, { type: "object", properties: { kind: { const: "b" }, child: { $ref: "#/$defs/n" } } }] } } };
     expect(findCompileProblems(untold)).toEqual([{ pointer: "", problem: doubling }]);
+    // A tag checked too late: recursion through additionalProperties (checked before the tag), a branch that is not only an object, tags equal as JSON.
+    const tagged = (tag: unknown, rest: object) => ({ type: "object", required: ["k"], properties: { k: { const: tag } }, ...rest });
+    const union = (...branches: object[]) => ({ type: "object", properties: { root: { $ref: "#/$defs/n" } }, $defs: { n: { anyOf: branches } } });
+    const late = { additionalProperties: { $ref: "#/$defs/n" } };
+    expect(findCompileProblems(union(tagged("a", late), tagged("b", late)))).toEqual([{ pointer: "", problem: doubling }]);
+    const untyped = (tag: string) => ({ required: ["k"], properties: { k: { const: tag } }, items: { $ref: "#/$defs/n" } });
+    expect(findCompileProblems(union(untyped("a"), untyped("b")))).toEqual([{ pointer: "", problem: doubling }]);
+    const child = { properties: { k: {}, l: { $ref: "#/$defs/n" } } };
+    const same = [tagged({ a: 1, b: 2 }, {}), tagged({ b: 2, a: 1 }, {})].map((branch) => ({ ...branch, properties: { ...branch.properties, ...child.properties, k: branch.properties.k } }));
+    expect(findCompileProblems(union(...same))).toEqual([{ pointer: "", problem: doubling }]);
   });
 
   it("accepts what multiplies the work only so far: a few levels of doubling, a long chain of single references, a tree", () => {

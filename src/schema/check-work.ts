@@ -2,6 +2,7 @@ import { isLeafSchema, MAX_VALUE_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, 
 import { walkSchema } from "./walk.js";
 import { compilePattern, type PatternTester } from "./patterns.js";
 import { SchemaReferences } from "./references.js";
+import { canonicalJson } from "./canonical.js";
 
 type Node = Readonly<Record<string, unknown>>;
 /** Subschemas applied to one place of a value, each with how many times. */
@@ -115,6 +116,7 @@ class WorkBound {
           next.push(...this.#descend(applied));
         }
         if (this.#ambiguous) return "holds a reference inside a resource of its own ($id below the root), whose cost cannot be bounded";
+        if (this.#steps > MAX_STEPS) return "is too intricate to bound the cost of its checks";
       }
       places = next;
     }
@@ -139,6 +141,7 @@ class WorkBound {
     // `resolved`: how many of a node's groups of alternatives were followed, in order.
     const pending: Array<{ applied: Applied; resolved: ReadonlyMap<object, number> }> = [{ applied, resolved: new Map() }];
     while (pending.length > 0) {
+      if (this.#steps > MAX_STEPS) return results;
       const { applied: current, resolved } = pending.pop()!;
       let open: { node: object; branches: object[] } | undefined;
       for (const node of current.keys()) {
@@ -250,7 +253,7 @@ class WorkBound {
     }
     for (const [node, count] of applied) {
       const schema = node as Node;
-      this.#steps += names.size + tupleLength;
+      this.#steps += names.size * (1 + patternCount(schema)) + tupleLength;
       const properties = isSchemaObject(schema.properties) ? schema.properties : undefined;
       const patterns = isSchemaObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
       for (const name of names) {
@@ -348,6 +351,10 @@ function isSchemaObject(value: unknown): value is Node {
 function discriminated(branches: readonly unknown[]): boolean {
   const objects = branches.filter((branch) => !isLeafSchema(branch));
   if (objects.length <= 1) return true;
+  // Each an object schema whose only subschemas are its properties: the compiled check tests the
+  // type, then the required names, then the properties in order (any other keyword may come first).
+  const plain = (branch: Node): boolean => Object.keys(branch).every((key) => (key === "additionalProperties" ? typeof branch[key] === "boolean" : TAGGED_BRANCH_KEYWORDS.has(key)));
+  if (!objects.every((branch) => isSchemaObject(branch) && branch.type === "object" && plain(branch))) return false;
   const first = objects[0];
   if (!isSchemaObject(first) || !isSchemaObject(first.properties)) return false;
   // A property every object branch requires, with values no two branches share.
@@ -360,7 +367,7 @@ function discriminated(branches: readonly unknown[]): boolean {
       const values = Object.hasOwn(property, "const") ? [property.const] : Array.isArray(property.enum) ? property.enum : undefined;
       if (values === undefined) return false;
       for (const value of values) {
-        const key = JSON.stringify(value);
+        const key = canonicalJson(value);
         if (key === undefined || seen.has(key)) return false;
         seen.add(key);
       }
@@ -371,8 +378,15 @@ function discriminated(branches: readonly unknown[]): boolean {
   return false;
 }
 
+/** The keywords a branch told apart by its tag may have (and `additionalProperties` as a boolean): no subschema but its properties. */
+const TAGGED_BRANCH_KEYWORDS: ReadonlySet<string> = new Set(["type", "properties", "required", "title", "description", "$id", "$comment", "minProperties", "maxProperties"]);
+
 /** Whether the subschema at `pointer` is a `$defs` or `definitions` entry whose `$id` is its key, as `Type.Cyclic` writes them. */
 function namedDefinition(pointer: string, node: Node): boolean {
   const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
   return match !== null && node.$id === match[1];
+}
+
+function patternCount(schema: Node): number {
+  return isSchemaObject(schema.patternProperties) ? Object.keys(schema.patternProperties).length : 0;
 }

@@ -178,11 +178,54 @@ function unresolvedReferences(root: object): SchemaProblem[] {
     for (const keyword of REFERENCE_KEYWORDS) {
       const ref = node[keyword];
       if (typeof ref !== "string") continue;
-      const byName = !ref.startsWith("#");
-      if ((byName ? !ids.has(ref) : references.resolve(ref) === undefined)) problems.push({ pointer: appendSegment(pointer, keyword), problem: "cannot be resolved inside the schema" });
+      const problem = referenceProblem(ref, ref.startsWith("#") ? references.resolve(ref) : ids.has(ref) ? true : undefined);
+      if (problem !== undefined) problems.push({ pointer: appendSegment(pointer, keyword), problem });
     }
   });
-  return stop === undefined ? problems : [{ pointer: stop.pointer || "/", problem: "the schema is nested too deeply" }];
+  if (stop !== undefined) return [{ pointer: stop.pointer || "/", problem: "the schema is nested too deeply" }];
+  const twice = namedTwice(root);
+  if (twice !== undefined) problems.push({ pointer: "/", problem: `names ${twice} twice, which validators resolve to different subschemas` });
+  return problems;
+}
+
+/** Names that TypeBox refuses as keys on the way of a reference. */
+const UNSAFE_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** What is wrong with a reference, given what it resolves to here (`undefined`: nothing), if anything. */
+function referenceProblem(ref: string, target: unknown): string | undefined {
+  if (target === undefined) return "cannot be resolved inside the schema";
+  // TypeBox decodes a whole pointer before splitting it; this library splits, then decodes: `%2F` is read two ways.
+  if (/%2f/i.test(ref)) return "holds an encoded / (%2F), which validators read in two ways";
+  if (ref.startsWith("#/") && ref.slice(2).split("/").some((segment) => UNSAFE_SEGMENTS.has(segment))) return "passes through a key named __proto__, constructor or prototype, which the compiled check does not follow";
+  if (typeof target !== "boolean" && (typeof target !== "object" || target === null || Array.isArray(target))) return "does not lead to a schema";
+  return undefined;
+}
+
+/**
+ * An `$id` or `$anchor` given to two different schemas anywhere in the document, keywords unknown
+ * to JSON Schema included (a reference by that name may resolve to either, and TypeBox takes the
+ * last), quoted.
+ */
+function namedTwice(root: object): string | undefined {
+  // Each name with the text of the schema it names: the same schema twice (a type used in two places) is no ambiguity.
+  const names = new Map<string, string | undefined>();
+  const pending: Array<[unknown, number]> = [[root, 0]];
+  for (let visits = 0; pending.length > 0 && visits < 1_000_000; visits++) {
+    const [value, depth] = pending.pop()!;
+    if (typeof value !== "object" || value === null || depth > 2 * MAX_SCHEMA_DEPTH) continue;
+    if (!Array.isArray(value)) {
+      for (const keyword of ["$id", "$anchor"]) {
+        const name = (value as Record<string, unknown>)[keyword];
+        if (typeof name !== "string") continue;
+        const key = `${keyword} ${JSON.stringify(name)}`;
+        const text = canonicalJson(value) ?? "";
+        if (names.has(key) && names.get(key) !== text) return key;
+        names.set(key, text);
+      }
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+  }
+  return undefined;
 }
 
 /** `Object.prototype` members, which TypeBox's `in` checks would find on every object. */

@@ -84,16 +84,25 @@ type Problem = { pointer: string; problem: string };
 export function isolationProblems(schema: object): Problem[] {
   const document = documentOf(schema);
   const problems: Problem[] = [];
+  let isolated = 0;
   walkSchema(schema, (node, pointer) => {
     for (const keyword of ISOLATED_KEYWORDS) {
       const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
       if (!isSchemaObject(subschema)) continue;
+      // Each compiles as a validator of its own, beside what it reaches: their number is bounded.
+      if (++isolated > MAX_ISOLATED_SUBSCHEMAS) {
+        if (isolated === MAX_ISOLATED_SUBSCHEMAS + 1) problems.push({ pointer: appendSegment(pointer, keyword), problem: `is one more than the ${MAX_ISOLATED_SUBSCHEMAS} unevaluatedProperties or unevaluatedItems subschemas a schema may hold` });
+        continue;
+      }
       const reached = reachedDefinitions(subschema, document);
       if (typeof reached === "string") problems.push({ pointer: appendSegment(pointer, keyword), problem: `cannot be checked apart from the rest of the schema: it ${reached}` });
     }
   });
   return problems;
 }
+
+/** The most `unevaluatedProperties`/`unevaluatedItems` subschemas one schema may hold: each compiles as a validator of its own. */
+const MAX_ISOLATED_SUBSCHEMAS = 64;
 
 /** What every subschema of one root schema shares while it is transformed. */
 interface Document {
