@@ -1,8 +1,9 @@
 import { isLeafSchema, MAX_VALUE_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
 import { walkSchema } from "./walk.js";
 import { compilePattern, type PatternTester } from "./patterns.js";
-import { SchemaReferences } from "./references.js";
+import { namedDefinition, SchemaReferences } from "./references.js";
 import { canonicalJson } from "./canonical.js";
+import { isRecord } from "../objects.js";
 
 type Node = Readonly<Record<string, unknown>>;
 /** Subschemas applied to one place of a value, each with how many times. */
@@ -68,7 +69,7 @@ class WorkBound {
     this.#root = root;
     this.#references = new SchemaReferences(root);
     walkSchema(root, (node, pointer, depth) => {
-      if (depth > 0 && Object.hasOwn(node, "$id") && !namedDefinition(pointer, node)) walkSchema(node, (inner) => void this.#inResource.add(inner));
+      if (depth > 0 && Object.hasOwn(node, "$id") && namedDefinition(pointer, node) === undefined) walkSchema(node, (inner) => void this.#inResource.add(inner));
     });
     const reachable = this.#reachable();
     this.#limit = Math.max(MAX_APPLICATIONS_PER_VALUE, reachable);
@@ -87,10 +88,10 @@ class WorkBound {
       for (const keyword of SUBSCHEMA_LIST_KEYWORDS) if (Array.isArray(node[keyword])) children.push(...(node[keyword] as unknown[]));
       for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
         if (keyword === "$defs" || keyword === "definitions") continue;
-        if (isSchemaObject(node[keyword])) children.push(...Object.values(node[keyword] as Node));
+        if (isRecord(node[keyword])) children.push(...Object.values(node[keyword] as Node));
       }
       for (const child of children) {
-        if (isSchemaObject(child) && !seen.has(child)) {
+        if (isRecord(child) && !seen.has(child)) {
           seen.add(child);
           pending.push(child);
         }
@@ -228,16 +229,16 @@ class WorkBound {
     for (const keyword of ["not", "if"]) if (Object.hasOwn(node, keyword)) successors.push(node[keyword]);
     for (const keyword of ["dependentSchemas", "dependencies"]) {
       const map = node[keyword];
-      if (isSchemaObject(map)) successors.push(...Object.values(map).filter((value) => !Array.isArray(value)));
+      if (isRecord(map)) successors.push(...Object.values(map).filter((value) => !Array.isArray(value)));
     }
-    return successors.filter(isSchemaObject);
+    return successors.filter(isRecord);
   }
 
   /** The seeds of each kind of place under the value: each named property, any other property (matched by patterns, or not), each item index, any other item, a property name. */
   #descend(applied: Applied): Applied[] {
     const places = new Map<string, Applied>();
     const add = (place: string, child: unknown, count: number): void => {
-      if (!isSchemaObject(child)) return;
+      if (!isRecord(child)) return;
       let seeds = places.get(place);
       if (seeds === undefined) places.set(place, (seeds = new Map()));
       this.#steps++;
@@ -248,14 +249,14 @@ class WorkBound {
     let tupleLength = 0;
     for (const node of applied.keys()) {
       const schema = node as Node;
-      if (isSchemaObject(schema.properties)) for (const name of Object.keys(schema.properties)) names.add(name);
+      if (isRecord(schema.properties)) for (const name of Object.keys(schema.properties)) names.add(name);
       for (const keyword of ["prefixItems", "items"]) if (Array.isArray(schema[keyword])) tupleLength = Math.max(tupleLength, (schema[keyword] as unknown[]).length);
     }
     for (const [node, count] of applied) {
       const schema = node as Node;
       this.#steps += names.size * (1 + patternCount(schema)) + tupleLength;
-      const properties = isSchemaObject(schema.properties) ? schema.properties : undefined;
-      const patterns = isSchemaObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+      const properties = isRecord(schema.properties) ? schema.properties : undefined;
+      const patterns = isRecord(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
       for (const name of names) {
         const own = properties !== undefined && Object.hasOwn(properties, name);
         if (own) add(`p:${name}`, properties[name], count);
@@ -303,9 +304,9 @@ class WorkBound {
     const groups: object[][] = [];
     for (const keyword of ["anyOf", "oneOf"]) {
       const branches = node[keyword];
-      if (Array.isArray(branches) && branches.length > 0 && this.#discriminated(branches)) groups.push(branches.filter(isSchemaObject));
+      if (Array.isArray(branches) && branches.length > 0 && this.#discriminated(branches)) groups.push(branches.filter(isRecord));
     }
-    const conditional = [node.then, node.else].filter(isSchemaObject);
+    const conditional = [node.then, node.else].filter(isRecord);
     if (conditional.length > 0) groups.push(conditional);
     return groups;
   }
@@ -326,7 +327,7 @@ class WorkBound {
   /** A branch through the references it is made of alone (`{ $ref }`), to the schema they lead to. */
   #target(branch: unknown): unknown {
     let node = branch;
-    for (let hops = 0; hops < 64 && isSchemaObject(node) && typeof node.$ref === "string" && Object.keys(node).every((key) => key === "$ref" || key === "$id"); hops++) {
+    for (let hops = 0; hops < 64 && isRecord(node) && typeof node.$ref === "string" && Object.keys(node).every((key) => key === "$ref" || key === "$id"); hops++) {
       node = this.#references.resolve(node.$ref);
     }
     return node;
@@ -343,9 +344,6 @@ class WorkBound {
   }
 }
 
-function isSchemaObject(value: unknown): value is Node {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** See {@link WorkBound.discriminated}: `branches` resolved through their references. */
 function discriminated(branches: readonly unknown[]): boolean {
@@ -354,16 +352,16 @@ function discriminated(branches: readonly unknown[]): boolean {
   // Each an object schema whose only subschemas are its properties: the compiled check tests the
   // type, then the required names, then the properties in order (any other keyword may come first).
   const plain = (branch: Node): boolean => Object.keys(branch).every((key) => (key === "additionalProperties" ? typeof branch[key] === "boolean" : TAGGED_BRANCH_KEYWORDS.has(key)));
-  if (!objects.every((branch) => isSchemaObject(branch) && branch.type === "object" && plain(branch))) return false;
+  if (!objects.every((branch) => isRecord(branch) && branch.type === "object" && plain(branch))) return false;
   const first = objects[0];
-  if (!isSchemaObject(first) || !isSchemaObject(first.properties)) return false;
+  if (!isRecord(first) || !isRecord(first.properties)) return false;
   // A property every object branch requires, with values no two branches share.
   for (const name of Object.keys(first.properties)) {
     const seen = new Set<string>();
     const tells = objects.every((branch) => {
-      if (!isSchemaObject(branch) || !isSchemaObject(branch.properties) || !Array.isArray(branch.required) || !branch.required.includes(name)) return false;
+      if (!isRecord(branch) || !isRecord(branch.properties) || !Array.isArray(branch.required) || !branch.required.includes(name)) return false;
       const property = branch.properties[name];
-      if (!isSchemaObject(property) || !isLeafSchema(property)) return false;
+      if (!isRecord(property) || !isLeafSchema(property)) return false;
       const values = Object.hasOwn(property, "const") ? [property.const] : Array.isArray(property.enum) ? property.enum : undefined;
       if (values === undefined) return false;
       for (const value of values) {
@@ -381,12 +379,7 @@ function discriminated(branches: readonly unknown[]): boolean {
 /** The keywords a branch told apart by its tag may have (and `additionalProperties` as a boolean): no subschema but its properties. */
 const TAGGED_BRANCH_KEYWORDS: ReadonlySet<string> = new Set(["type", "properties", "required", "title", "description", "$id", "$comment", "minProperties", "maxProperties"]);
 
-/** Whether the subschema at `pointer` is a `$defs` or `definitions` entry whose `$id` is its key, as `Type.Cyclic` writes them. */
-function namedDefinition(pointer: string, node: Node): boolean {
-  const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
-  return match !== null && node.$id === match[1];
-}
 
 function patternCount(schema: Node): number {
-  return isSchemaObject(schema.patternProperties) ? Object.keys(schema.patternProperties).length : 0;
+  return isRecord(schema.patternProperties) ? Object.keys(schema.patternProperties).length : 0;
 }

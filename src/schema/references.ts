@@ -32,3 +32,9 @@ export class SchemaReferences {
     return this.#named.get(ref);
   }
 }
+
+/** The key of a `$defs` or `definitions` entry at `pointer` whose `$id` is that key, as `Type.Cyclic` writes them. */
+export function namedDefinition(pointer: string, node: Readonly<Record<string, unknown>>): string | undefined {
+  const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
+  return match !== null && node.$id === match[1] ? match[1] : undefined;
+}

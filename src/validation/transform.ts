@@ -4,6 +4,7 @@ import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIS
 import { compilePattern } from "../schema/patterns.js";
 import { appendSegment, refSegments } from "../schema/pointer.js";
 import { walkSchema } from "../schema/walk.js";
+import { namedDefinition } from "../schema/references.js";
 import { ANY_KEY_PATTERN, isStringKeyRecord, RECORD_STRING_KEY } from "../schema/records.js";
 import { defineOwn } from "../objects.js";
 import { LinearPattern } from "./linear-pattern.js";
@@ -141,11 +142,6 @@ function hasNestedResources(document: Document): boolean {
   return document.nestedResources;
 }
 
-/** The key of a `$defs` or `definitions` entry at `pointer` whose `$id` is that key, as `Type.Cyclic` writes them. */
-function namedDefinition(pointer: string, node: Node): string | undefined {
-  const match = /\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
-  return match !== null && node.$id === match[1] ? match[1] : undefined;
-}
 
 /** The definition anywhere in the document whose key and `$id` are `name` (how TypeBox's `$ref: "Node"` resolves). */
 function definitionNamed(document: Document, name: string): Node | undefined {
