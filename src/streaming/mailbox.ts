@@ -5,7 +5,6 @@
 export class Mailbox<T> {
   readonly #items: T[] = [];
   #wake: (() => void) | undefined;
-  #arrival: Promise<void> | undefined;
 
   /** How many items wait. */
   get size(): number {
@@ -17,7 +16,6 @@ export class Mailbox<T> {
     this.#items.push(item);
     const wake = this.#wake;
     this.#wake = undefined;
-    this.#arrival = undefined;
     wake?.();
   }
 
@@ -26,11 +24,17 @@ export class Mailbox<T> {
     return this.#items.splice(0, this.#items.length);
   }
 
-  /** Resolves when an item is waiting (at once if one is). */
+  /**
+   * Resolves when an item is waiting (at once if one is). There is one waiter at a time: each wait
+   * is a new promise that replaces the last one, which then never resolves (the race it was in was
+   * decided by the other side) and is collected. One promise shared by every wait until an item
+   * came would hold a reaction from each race it lost, and with it what won that race: every delta
+   * of a stream whose calls take long to settle.
+   */
   arrival(): Promise<void> {
     if (this.#items.length > 0) return Promise.resolve();
-    return (this.#arrival ??= new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       this.#wake = resolve;
-    }));
+    });
   }
 }
