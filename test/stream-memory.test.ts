@@ -38,3 +38,38 @@ describe("dispatchStream's memory, however long the stream", () => {
     expect(kept).toBe(0);
   });
 });
+
+describe("dispatchStream, given arguments before the call's tool name", () => {
+  /** Heap in use after a full collection. */
+  const heapUsed = () => {
+    collectGarbage();
+    return process.memoryUsage().heapUsed;
+  };
+
+  it("keeps them only up to maxArgumentBytes, and refuses the call as too large once its name comes", async () => {
+    let growth = Infinity;
+    async function* deltas(): AsyncGenerator<ToolCallDelta> {
+      const before = heapUsed();
+      yield { toolCallId: "c1", argumentsDelta: '{"v":"' };
+      // 32 MiB in fresh 64 KiB pieces, as an SDK hands them over, with no name yet.
+      for (let index = 0; index < 512; index++) yield { toolCallId: "c1", argumentsDelta: Buffer.alloc(64 * 1024, 97 + (index % 26)).toString("latin1") };
+      growth = heapUsed() - before;
+      yield { toolCallId: "c1", toolName: "echo", argumentsDelta: '"}', done: true };
+    }
+    const results = [];
+    for await (const event of echoRegistry(1 << 20).dispatchStream(deltas())) if (event.type === "tool-result") results.push(event.result);
+    expect(results).toMatchObject([{ status: "error", error: { name: "ToolArgumentsValidationError", issues: ["/: arguments must not be larger than 1048576 bytes"] } }]);
+    expect(growth).toBeLessThan(8 << 20);
+  });
+
+  it("still runs a call whose arguments, within the limit, all came before its name", async () => {
+    const deltas: ToolCallDelta[] = [
+      { toolCallId: "c1", argumentsDelta: '{"v":' },
+      { toolCallId: "c1", argumentsDelta: '"early"}' },
+      { toolCallId: "c1", toolName: "echo", done: true },
+    ];
+    const results = [];
+    for await (const event of echoRegistry().dispatchStream(deltas)) if (event.type === "tool-result") results.push(event.result);
+    expect(results).toMatchObject([{ status: "ok", value: "early" }]);
+  });
+});

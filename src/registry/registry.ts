@@ -433,6 +433,7 @@ export class ToolRegistry {
     const context: StreamDispatchContext = {
       reader: (toolName, toolCallId, argumentsOf) => this.#argumentReader(toolName, toolCallId, argumentsOf, run.allowed),
       settle: (call, caller) => this.#settle(call, { ...run, caller }, undefined),
+      maxArgumentBytes: this.#prepareContext.maxArgumentBytes,
     };
     return dispatchStream(deltas, context, { concurrency, caller: run.caller, abortController, abortOnInvalid: onInvalid === "abort" });
   }

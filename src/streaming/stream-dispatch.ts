@@ -22,6 +22,8 @@ export interface StreamDispatchContext {
    * the same for each of its calls, aborted when the caller's signal aborts or the loop is left
    */
   settle(call: ToolCallContent, caller: AbortFanOut): Promise<ToolResult>;
+  /** The registry's `maxArgumentBytes`: arguments that arrive before their tool's name are kept up to it. */
+  readonly maxArgumentBytes: number;
 }
 
 /** The checked options of one `dispatchStream`. */
@@ -41,8 +43,10 @@ class StreamedCall {
   names: ModelNames | undefined;
   argumentsOf: ArgumentsOf | undefined;
   reader: ArgumentReader | undefined;
-  /** Arguments that arrived before the name. */
+  /** Arguments that arrived before the name, up to the first piece past `maxArgumentBytes` (the rest would be too large all the same). */
   readonly early: string[] = [];
+  /** The UTF-16 units in `early`: never fewer than its UTF-8 bytes. */
+  earlyCharacters = 0;
   /** The issues that made it invalid, once certain. */
   invalid: readonly string[] | undefined;
   /** Its arguments are over: it runs, or has failed. */
@@ -192,8 +196,14 @@ class StreamRun {
       if (call.finished) return events;
     }
     if (fields.argumentsDelta !== undefined && fields.argumentsDelta !== "") {
-      if (call.reader === undefined) call.early.push(fields.argumentsDelta);
-      else this.#push(call, fields.argumentsDelta, events);
+      if (call.reader !== undefined) {
+        this.#push(call, fields.argumentsDelta, events);
+      } else if (call.earlyCharacters <= this.#context.maxArgumentBytes) {
+        // Kept while the text may still be within the limit; once it is certainly past it, the pieces
+        // kept are enough for the reader to refuse it as too large, whatever else arrives.
+        call.early.push(fields.argumentsDelta);
+        call.earlyCharacters += fields.argumentsDelta.length;
+      }
     }
     if (fields.done) this.#end(call, events);
     return events;
@@ -403,7 +413,7 @@ function closeQuietly(iterator: AsyncIterator<ToolCallDelta>): void {
 
 /** A run, a call, an event and a mailbox kept for the life of the module, as a stream holds them: see `keepLayouts`. */
 export const DISPATCH_LAYOUT_KEEPERS: readonly object[] = (() => {
-  const context: StreamDispatchContext = { reader: () => READER_LAYOUT_KEEPER, settle: (call) => Promise.resolve(toFailure(call.id, call.name, undefined)) };
+  const context: StreamDispatchContext = { reader: () => READER_LAYOUT_KEEPER, settle: (call) => Promise.resolve(toFailure(call.id, call.name, undefined)), maxArgumentBytes: 0 };
   const run = new StreamRun(context, { concurrency: Infinity, caller: undefined, abortController: undefined, abortOnInvalid: false });
   const call = new StreamedCall(0, "");
   call.toolName = "layout";
