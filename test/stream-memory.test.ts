@@ -2,6 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { type ToolCallDelta, ToolRegistry, Type } from "../src/index.js";
+import { openAIResponses } from "../src/providers/index.js";
 
 /** A full garbage collection, in a test runner started without --expose-gc. */
 function collectGarbage(): void {
@@ -71,5 +72,26 @@ describe("dispatchStream, given arguments before the call's tool name", () => {
     const results = [];
     for await (const event of echoRegistry().dispatchStream(deltas)) if (event.type === "tool-result") results.push(event.result);
     expect(results).toMatchObject([{ status: "ok", value: "early" }]);
+  });
+});
+
+describe("openAIResponses(registry).deltas, given a call's arguments far past maxArgumentBytes", () => {
+  it("keeps no more of them than the limit, and the call is refused as too large", async () => {
+    const registry = echoRegistry(1 << 20);
+    let growth = Infinity;
+    async function* events(): AsyncGenerator<object> {
+      const before = (collectGarbage(), process.memoryUsage().heapUsed);
+      yield { type: "response.output_item.added", output_index: 0, item: { type: "function_call", id: "fc_1", call_id: "call_1", name: "echo", arguments: "" } };
+      yield { type: "response.function_call_arguments.delta", item_id: "fc_1", delta: '{"v":"' };
+      for (let index = 0; index < 512; index++) {
+        yield { type: "response.function_call_arguments.delta", item_id: "fc_1", delta: Buffer.alloc(64 * 1024, 97 + (index % 26)).toString("latin1") };
+      }
+      growth = (collectGarbage(), process.memoryUsage().heapUsed) - before;
+      yield { type: "response.function_call_arguments.done", item_id: "fc_1" };
+    }
+    const results = [];
+    for await (const event of registry.dispatchStream(openAIResponses(registry).deltas(events() as never))) if (event.type === "tool-result") results.push(event.result);
+    expect(results).toMatchObject([{ status: "error", error: { name: "ToolArgumentsValidationError", issues: ["/: arguments must not be larger than 1048576 bytes"] } }]);
+    expect(growth).toBeLessThan(8 << 20);
   });
 });

@@ -1,4 +1,5 @@
 import { checkRegistry } from "../options.js";
+import { argumentLimitOf } from "../registry/argument-limits.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { rememberModelNames } from "../text/model-names.js";
 import type { ToolCallContent, ToolCallDelta, ToolResult } from "../types.js";
@@ -146,6 +147,6 @@ export function adapterBase(registry: ToolRegistry, rule: ProviderRule, options:
       if (nameMap !== undefined) rememberModelNames(call, nameMap);
       return call;
     },
-    deltaContext: (argumentsOf) => ({ registryName, dialect: { names: nameMap, argumentsOf } }),
+    deltaContext: (argumentsOf) => ({ registryName, dialect: { names: nameMap, argumentsOf }, maxArgumentBytes: argumentLimitOf(registry) }),
   };
 }

@@ -19,6 +19,8 @@ export interface DeltaContext {
   registryName(providerName: string): string;
   /** Told to the stream dispatcher with each call's first delta. */
   readonly dialect: StreamDialect;
+  /** The registry's `maxArgumentBytes`: an adapter keeps no more of a call's text than that (a longer text is refused all the same). */
+  readonly maxArgumentBytes: number;
 }
 
 /**

@@ -15,8 +15,10 @@ const TAKEN = 'its "call_id" is the call_id of an earlier function_call item of 
 /** One `function_call` item of the stream, by its item id. */
 interface ResponsesCall {
   readonly toolCallId: string;
-  /** The arguments text streamed so far. */
+  /** The arguments text streamed so far, while it is within `maxArgumentBytes` (past it, the call is refused as too large, and its end need not be compared). */
   text: string;
+  /** Whether the text streamed is past `maxArgumentBytes` and no longer kept. */
+  oversize: boolean;
   done: boolean;
   /**
    * Why an event that came while it was open could not be read, when one could not: a piece of
@@ -72,12 +74,14 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
         if (!ids.take(callId)) {
           // Kept as done: its pieces and its end are skipped.
           const toolCallId = standIn(ids, event, itemId);
-          calls.set(itemId, { toolCallId, text: "", done: true, cut: undefined });
+          calls.set(itemId, { toolCallId, text: "", oversize: false, done: true, cut: undefined });
           yield failingDelta(context, PROVIDER, toolCallId, toolName, TAKEN);
           break;
         }
         const text = stringOf(item, "arguments") ?? "";
-        calls.set(itemId, { toolCallId: callId, text, done: false, cut: undefined });
+        const call: ResponsesCall = { toolCallId: callId, text: "", oversize: false, done: false, cut: undefined };
+        keepText(call, text, context.maxArgumentBytes);
+        calls.set(itemId, call);
         const delta: ToolCallDelta = { toolCallId: callId, toolName };
         if (text !== "") delta.argumentsDelta = text;
         yield namingDelta(context, delta);
@@ -93,7 +97,7 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
           break;
         }
         if (text === "") break;
-        call.text += text;
+        keepText(call, text, context.maxArgumentBytes);
         yield { toolCallId: call.toolCallId, argumentsDelta: text };
         break;
       }
@@ -117,7 +121,7 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
         const toolName = name === undefined ? undefined : context.registryName(name);
         const taken = callId !== undefined && !ids.take(callId);
         const toolCallId = callId === undefined || taken ? standIn(ids, event, itemId) : callId;
-        if (itemId !== undefined) calls.set(itemId, { toolCallId, text: "", done: true, cut: undefined });
+        if (itemId !== undefined) calls.set(itemId, { toolCallId, text: "", oversize: false, done: true, cut: undefined });
         // The words of `call()`, which refuses such an item.
         const problem = callId === undefined ? '"call_id" must be a string' : taken ? TAKEN : toolName === undefined ? '"name" must be a string' : undefined;
         if (problem !== undefined) yield failingDelta(context, PROVIDER, toolCallId, toolName, problem);
@@ -137,10 +141,23 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
  */
 function finish(call: ResponsesCall, whole: string | undefined, context: DeltaContext): ToolCallDelta {
   call.done = true;
+  // Too large whatever its end says: dispatch refuses it for its size (a piece lost in a cut cannot make it smaller).
+  if (call.oversize) return { toolCallId: call.toolCallId, done: true };
   if (call.cut !== undefined && (whole === undefined || !whole.startsWith(call.text))) return lost(call, call.cut, context);
   const delta: ToolCallDelta = { toolCallId: call.toolCallId, done: true };
   if (whole !== undefined && whole.length > call.text.length && whole.startsWith(call.text)) delta.argumentsDelta = whole.slice(call.text.length);
   return delta;
+}
+
+/** Adds a piece to the call's text while the text may still be within `maxBytes` (a UTF-16 unit is at least one UTF-8 byte). */
+function keepText(call: ResponsesCall, piece: string, maxBytes: number): void {
+  if (call.oversize) return;
+  if (call.text.length + piece.length > maxBytes) {
+    call.oversize = true;
+    call.text = "";
+    return;
+  }
+  call.text += piece;
 }
 
 /** The failure of a call a piece of whose arguments may have been lost in an event that could not be read. */
