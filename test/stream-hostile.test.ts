@@ -53,6 +53,35 @@ describe("openAIChat(registry).deltas, given chunks no server should send", () =
     expect(turn.results["openai-chat-index-1"]).toMatchObject({ toolName: "get_weather" });
   });
 
+  it("reads calls a server sends all at index 0 (as Ollama does) by their ids: each runs once, as itself", async () => {
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([call(0, "call_A", '{"city":"Oslo"}'), call(0, "call_B", '{"city":"Rome"}'), more(0, " "), choice({}, "tool_calls")])),
+    );
+    expect(turn.started).toEqual(["call_A", "call_B"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+  });
+
+  it("reads calls a server sends at one index with no ids by their names, once the first call's text is complete", async () => {
+    const nameless = (text: string) => piece(0, { type: "function", function: { name: "get_weather", arguments: text } });
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([nameless('{"city":'), more(0, '"Oslo"} '), nameless('{"city":"Rome"}'), choice({}, "tool_calls")])));
+    expect(turn.started).toHaveLength(2);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+  });
+
+  it("fails a call that another id interrupts at its index before its text is complete, and never runs it with the other's arguments", async () => {
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([call(0, "call_A", '{"city":'), call(0, "call_B", '"Secret"}'), choice({}, "tool_calls")])));
+    expect(turn.started).toEqual(["call_A", "call_B"]);
+    expect(turn.ran).toEqual([]);
+    expectFormatFailure(turn.results["call_A"], "Secret");
+    expect(turn.results["call_B"]).toMatchObject({ status: "error", error: { name: "ToolArgumentsValidationError" } });
+  });
+
+  it("continues a call whose id (and name) the server repeats on each of its pieces, as vLLM does", async () => {
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([call(0, "call_A", '{"city":'), call(0, "call_A", '"Oslo"}'), choice({}, "tool_calls")])));
+    expect(turn.started).toEqual(["call_A"]);
+    expect(turn.ran).toEqual(["Oslo"]);
+  });
+
   it.each([
     ['"choices" that is not a list', { choices: 5 }],
     ["a null choice", { choices: [null] }],

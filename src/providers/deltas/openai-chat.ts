@@ -27,6 +27,8 @@ const STAND_IN_ID_PREFIX = "openai-chat-index-";
 /** One call of the stream, by its `index`. */
 interface ChatCall {
   readonly toolCallId: string;
+  /** The id the server sent for it, if any (a generated or stand-in `toolCallId` is not one). */
+  readonly sentId: string | undefined;
   named: boolean;
   /** Its arguments ended, or it failed: its further pieces are skipped. */
   done: boolean;
@@ -57,7 +59,10 @@ interface ChatChunk {
  * sends each call's arguments in pieces by `index` and never says when one call's arguments end:
  * a call is done when its text is one complete JSON value and a piece of another call arrives
  * (models stream their calls one after the other), or when the choice finishes. Calls whose
- * pieces interleave stay open until their text is complete.
+ * pieces interleave stay open until their text is complete. A piece at a call's index with another
+ * id (or, from a server that sends no ids, a name and a new text once the call's text is complete)
+ * begins the next call: some servers (Ollama) send every call of a turn at index 0. A call so
+ * interrupted before its text is complete fails with a `ProviderFormatError`.
  *
  * Every call the stream names gets its result, whatever the chunks hold. A call sent without an
  * id gets one made here (`openai-generated-…`). A call sent with the id of an earlier call fails
@@ -92,6 +97,17 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         continue;
       }
       let call = calls.get(piece.index);
+      if (call !== undefined && beginsAnotherCall(call, piece)) {
+        // Some servers (Ollama) send every call of a turn at index 0: a new id, or a new name once the
+        // text is complete, is the next call. An open call it interrupts has lost the rest of its text.
+        if (!call.done) {
+          call.done = true;
+          yield call.scanner.complete
+            ? { toolCallId: call.toolCallId, done: true }
+            : failingDelta(context, PROVIDER, call.toolCallId, undefined, "another tool call began at its index before its arguments were complete");
+        }
+        call = undefined;
+      }
       if (call !== last && last !== undefined && !last.done && last.scanner.complete) {
         last.done = true;
         yield { toolCallId: last.toolCallId, done: true };
@@ -101,7 +117,8 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         const id = piece.id === undefined || piece.id === "" ? generatedId(GENERATED_ID_PREFIX) : piece.id;
         const taken = !ids.take(id);
         if (taken) problem ??= 'its "id" is the id of an earlier tool call of the stream';
-        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, named: false, done: false, scanner: new IncrementalJsonParser(false) };
+        const sentId = piece.id === undefined || piece.id === "" ? undefined : piece.id;
+        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, sentId, named: false, done: false, scanner: new IncrementalJsonParser(false) };
         calls.set(piece.index, call);
       }
       last = call;
@@ -131,6 +148,17 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
       }
     }
   }
+}
+
+/**
+ * Whether a piece at a known call's index begins another call: it brings an id other than the one
+ * the call was sent with, or (for servers that send no ids) a name and the start of a new text
+ * once the call's text is complete (only whitespace may follow a complete JSON value). A server
+ * that repeats a call's id or name on each of its pieces (vLLM) continues it.
+ */
+function beginsAnotherCall(call: ChatCall, piece: ChatPiece): boolean {
+  if (piece.id !== undefined && piece.id !== "" && call.sentId !== undefined) return piece.id !== call.sentId;
+  return call.named && piece.name !== undefined && piece.name !== "" && call.scanner.complete && piece.text !== undefined && piece.text.trim() !== "";
 }
 
 /**
