@@ -14,6 +14,7 @@ import {
 } from "../src/index.js";
 import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
+import { connectRaw } from "./fixtures-mcp/raw-server.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 /** A remote registry served over MCP, the runs of its handlers, and an SDK client connected to it. */
@@ -480,3 +481,82 @@ describe("registerMcpTools listing limits", () => {
   });
 });
 
+
+describe("registerMcpTools with a server that lists or answers what the SDK's types do not allow", () => {
+  /** A server whose listing and answers are sent as given, whatever the SDK's types say. */
+  async function looseServer(tools: unknown[], answer: unknown = { content: [{ type: "text", text: "done" }] }): Promise<Client> {
+    const server = new Server({ name: "loose", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }) as never);
+    server.setRequestHandler(CallToolRequestSchema, () => answer as never);
+    return connectInMemory(server);
+  }
+  const good = { name: "good", inputSchema: { type: "object" } };
+
+  it.each([
+    ["a name that is not a string", { name: 7, inputSchema: { type: "object" } }, "", 'Invalid definition for tool "": its "name" is not a string'],
+    ["an inputSchema that is not an object", { name: "bad", inputSchema: "object" }, "bad", 'Invalid definition for tool "bad": its "inputSchema" is not a JSON Schema object'],
+    ["an outputSchema that is not an object", { name: "bad", inputSchema: { type: "object" }, outputSchema: [] }, "bad", 'Invalid definition for tool "bad": its "outputSchema" is not a JSON Schema object'],
+    ["an entry that is not an object", null, "", 'Invalid definition for tool "": the listed tool is not an object'],
+  ])("skips a tool with %s and registers the others (the SDK's own parse refused the whole listing)", async (_, bad, name, reason) => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, await looseServer([good, bad]));
+    expect(registration.names).toEqual(["good"]);
+    expect(registration.skipped).toEqual([{ name, reason, error: expect.any(ToolDefinitionError) }]);
+    const error = await rejectionOf(registerMcpTools(new ToolRegistry(), await looseServer([good, bad]), { strict: true }));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as Error).message).toBe(reason);
+  });
+
+  it("takes valid JSON Schema the SDK's types refuse (a boolean property schema), and leaves out a description that is not text", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const registration = await registerMcpTools(registry, await looseServer([{ name: "flag", description: 5, inputSchema: { type: "object", properties: { on: true } } }]));
+    expect(registration.names).toEqual(["flag"]);
+    expect(registry.get("flag")).toMatchObject({ description: "", parameters: { type: "object", properties: { on: true } } });
+  });
+
+  it("keeps a __proto__ property of the server's schema, so the local check refuses what the server's schema refuses", async () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","maxLength":3}}}') as object;
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, await looseServer([{ name: "t", inputSchema: schema }]));
+    expect(Object.keys((registry.get("t")!.parameters as { properties: object }).properties)).toEqual(["__proto__"]);
+    const error = await rejectionOf(registry.dispatch(toolCall("t", '{"__proto__":"far too long"}')));
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+  });
+
+  it("answers a result holding a content item of a kind it does not know as the tool's result (it ran), with a line saying the item was left out", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const client = await connectRaw({
+      list: () => '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}',
+      call: () => '{"content":[{"type":"text","text":"sent, id 42"},{"type":"video","uri":"x"}]}',
+    });
+    await registerMcpTools(registry, client);
+    const [result] = await registry.dispatchAll([toolCall("good", {})]);
+    expect(result).toMatchObject({ status: "ok" });
+    expect(JSON.stringify(result)).toContain("sent, id 42");
+    expect(JSON.stringify(result)).toContain("was left out");
+  });
+
+  it("keeps a __proto__ key of structuredContent", async () => {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const client = await connectRaw({
+      list: () => '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}',
+      call: () => '{"content":[{"type":"text","text":"x"}],"structuredContent":{"__proto__":"kept","other":1}}',
+    });
+    await registerMcpTools(registry, client);
+    const value = await registry.dispatch(toolCall("good", {}));
+    expect(Object.keys(value as object)).toEqual(["__proto__", "other"]);
+  });
+
+  it("ends a listing with McpListLimitError however many tools one page holds, and a page with no list of tools or a cursor too long with McpProtocolError", async () => {
+    const many = Array.from({ length: 150_000 }, (_, index) => ({ name: `t${index}`, inputSchema: { type: "object" } }));
+    expect(await rejectionOf(registerMcpTools(new ToolRegistry(), await looseServer(many)))).toBeInstanceOf(McpListLimitError);
+    const noList = new Server({ name: "odd", version: "1" }, { capabilities: { tools: {} } });
+    noList.setRequestHandler(ListToolsRequestSchema, () => ({ tools: "all of them" }) as never);
+    expect(await rejectionOf(registerMcpTools(new ToolRegistry(), await connectInMemory(noList)))).toEqual(new McpProtocolError("The MCP server answered tools/list with no list of tools"));
+    const longCursor = new Server({ name: "odd", version: "1" }, { capabilities: { tools: {} } });
+    longCursor.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [], nextCursor: "c".repeat(70_000) }));
+    const error = await rejectionOf(registerMcpTools(new ToolRegistry(), await connectInMemory(longCursor)));
+    expect(error).toBeInstanceOf(McpProtocolError);
+    expect((error as Error).message).toBe("The MCP server answered tools/list with a cursor longer than 65536 characters");
+  });
+});

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
@@ -11,11 +11,12 @@ import { remoteToolContent } from "./remote-content.js";
 
 /**
  * What {@link registerMcpTools} needs of a connected MCP client: the SDK's `Client` has it. When
- * the client has `request` (the SDK's `Client` does), tools are listed and called through it, so
- * that the registry alone checks each tool's `outputSchema`: the SDK's `listTools` refuses a whole
- * listing for one output schema its validator cannot compile, and its `callTool` throws for a
- * result that does not match, which would hide that the tool ran. Without `request`, `listTools`
- * and `callTool` are used.
+ * the client has `request` (the SDK's `Client` does), tools are listed and called through it, with
+ * the SDK's loosest result schema, so that this library alone reads what the server sent: the
+ * SDK's `listTools` refuses a whole listing for one tool its types refuse (or one output schema
+ * its validator cannot compile) and drops `__proto__` keys from schemas, and its `callTool` throws
+ * for a result that does not match or holds a content item of a newer kind, which would hide that
+ * the tool ran. Without `request`, `listTools` and `callTool` are used.
  */
 export type McpToolClient = Pick<Client, "listTools" | "callTool"> & Partial<Pick<Client, "request">>;
 
@@ -145,13 +146,15 @@ interface ProxyTool {
  *
  * A server you did not write may list a tool the registry refuses (a `/` or
  * a space in its name, `{ type: "int" }` in its input or output schema, a
- * dangling `$ref`, a name already taken): that tool is skipped and reported in `skipped`, and
+ * dangling `$ref`, a name already taken) or one it cannot read (a name that is not a string, a
+ * schema that is not an object): that tool is skipped and reported in `skipped`, and
  * the others are registered. With `strict: true`, it fails the whole listing instead.
  *
  * @returns the registration, to refresh or remove it
  * @throws ToolDefinitionError (only with `strict: true`) for the first tool the
  * registry refuses; the registry is then left as it was
- * @throws McpProtocolError when the server repeats a pagination cursor
+ * @throws McpProtocolError when the server repeats a pagination cursor, sends one longer than
+ * 65,536 characters, or answers `tools/list` with no list of tools
  * @throws McpListLimitError when the listing runs past `maxPages` pages or `maxTools` tools
  * @throws TypeError for a bad `prefix`, `maxPages` or `maxTools` option, or a `registry` that is not a ToolRegistry
  * @example
@@ -180,14 +183,15 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
 
   const list = async (signal: AbortSignal | undefined): Promise<void> => {
     if (ended) return;
-    const tools = await listAllTools(client, signal, limits);
+    const { tools, malformed } = await listAllTools(client, signal, limits, prefix);
     if (ended) return;
+    if (strict && malformed.length > 0) throw malformed[0]!.error;
     const previous = new Map(proxies.filter((proxy) => isOurs(registry, proxy)).map((proxy) => [proxy.definition.name, proxy] as const));
     const candidates = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
     const outcome = replace(registry, previous, candidates, strict);
     proxies = outcome.registered;
     names = Object.freeze(proxies.map((proxy) => proxy.definition.name));
-    skipped = Object.freeze(outcome.skipped);
+    skipped = Object.freeze([...malformed, ...outcome.skipped]);
   };
 
   const registration: McpToolRegistration = Object.freeze({
@@ -222,21 +226,45 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
   return registration;
 }
 
-type ListedTool = Awaited<ReturnType<McpToolClient["listTools"]>>["tools"][number];
+/**
+ * A tool of a listing, its fields read here: the SDK's own parse of a `tools/list` page refuses the
+ * whole page for one tool it does not like (a property schema `true`, a name that is not a string)
+ * with a raw `ZodError`, and drops `__proto__` keys from the schemas, which would make the local
+ * check pass what the server's schema refuses.
+ */
+interface ListedTool {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly inputSchema: object;
+  readonly outputSchema: object | undefined;
+}
+
+/** A whole listing: the tools that can be offered to the registry, and those skipped for how they were listed. */
+interface Listing {
+  readonly tools: ListedTool[];
+  readonly malformed: McpSkippedTool[];
+}
 
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_MAX_TOOLS = 1000;
+/** The longest `tools/list` cursor taken (they are kept to spot a listing that loops). */
+const MAX_CURSOR_LENGTH = 64 * 1024;
 
-async function listAllTools(client: McpToolClient, signal: AbortSignal | undefined, limits: { maxPages: number; maxTools: number }): Promise<ListedTool[]> {
+async function listAllTools(client: McpToolClient, signal: AbortSignal | undefined, limits: { maxPages: number; maxTools: number }, prefix: string): Promise<Listing> {
   const tools: ListedTool[] = [];
+  const malformed: McpSkippedTool[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await listPage(client, cursor, signal);
+    const page = readPage(await listPage(client, cursor, signal));
     pages++;
-    tools.push(...page.tools);
-    if (tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
+    if (tools.length + malformed.length + page.tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
+    for (const entry of page.tools) {
+      const tool = listedTool(entry, prefix);
+      if ("error" in tool) malformed.push(tool);
+      else tools.push(tool);
+    }
     cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seenCursors.has(cursor)) throw new McpProtocolError("The MCP server repeated a tools/list cursor; the listing would never end");
@@ -244,15 +272,48 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
       seenCursors.add(cursor);
     }
   } while (cursor !== undefined);
-  return tools;
+  return { tools, malformed };
 }
 
-/** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}). */
-function listPage(client: McpToolClient, cursor: string | undefined, signal: AbortSignal | undefined): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }> {
+/** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}), as it arrived. */
+function listPage(client: McpToolClient, cursor: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
   const params = cursor === undefined ? undefined : { cursor };
   const options = signal === undefined ? undefined : { signal };
   if (client.request === undefined) return client.listTools(params, options);
-  return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ListToolsResultSchema, options);
+  return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ResultSchema, options);
+}
+
+/**
+ * A page's list of tools and its cursor.
+ * @throws McpProtocolError when the page holds no list of tools, or a cursor that is not a string or is too long
+ */
+function readPage(page: unknown): { tools: readonly unknown[]; nextCursor: string | undefined } {
+  const tools = (page as { tools?: unknown } | null | undefined)?.tools;
+  if (!Array.isArray(tools)) throw new McpProtocolError("The MCP server answered tools/list with no list of tools");
+  const nextCursor = (page as { nextCursor?: unknown }).nextCursor;
+  if (nextCursor === undefined || nextCursor === null) return { tools, nextCursor: undefined };
+  if (typeof nextCursor !== "string") throw new McpProtocolError("The MCP server answered tools/list with a cursor that is not a string");
+  if (nextCursor.length > MAX_CURSOR_LENGTH) throw new McpProtocolError(`The MCP server answered tools/list with a cursor longer than ${MAX_CURSOR_LENGTH} characters`);
+  return { tools, nextCursor };
+}
+
+/** A listed tool's fields, or why it is skipped: a name that is not a string, a schema that is not an object. A `description` that is not a string is left out. */
+function listedTool(entry: unknown, prefix: string): ListedTool | McpSkippedTool {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return malformedTool("", prefix, "the listed tool is not an object");
+  const { name, description, inputSchema, outputSchema } = entry as Record<string, unknown>;
+  if (typeof name !== "string") return malformedTool("", prefix, 'its "name" is not a string');
+  if (!isSchemaObject(inputSchema)) return malformedTool(name, prefix, 'its "inputSchema" is not a JSON Schema object');
+  if (outputSchema !== undefined && !isSchemaObject(outputSchema)) return malformedTool(name, prefix, 'its "outputSchema" is not a JSON Schema object');
+  return { name, description: typeof description === "string" ? description : undefined, inputSchema, outputSchema };
+}
+
+function isSchemaObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function malformedTool(name: string, prefix: string, problem: string): McpSkippedTool {
+  const error = new ToolDefinitionError(prefix + name, problem);
+  return { name, reason: error.message, error };
 }
 
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
@@ -267,7 +328,7 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
     const result: unknown =
       client.request === undefined
         ? await client.callTool(params, undefined, { signal })
-        : await client.request({ method: "tools/call", params }, CallToolResultSchema, { signal });
+        : await client.request({ method: "tools/call", params }, ResultSchema, { signal });
     return resultValue(name, result);
   };
   return { remoteName, definition, handler, registerOptions };
