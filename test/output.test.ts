@@ -70,10 +70,23 @@ describe("toolContent", () => {
     ["an image without a media type", [{ type: "image", data: PNG }]],
     ["text that is not a string", [{ type: "text", text: 42 }]],
     ["a resource with neither text nor blob", [{ type: "resource", resource: { uri: "file:///a" } }]],
+    ["an image whose base64 is not padded to whole quanta", [{ type: "image", data: "iVBORw0", mimeType: "image/png" }]],
+    ["an image with padding inside its base64", [{ type: "image", data: "iV==RW0K", mimeType: "image/png" }]],
+    ["an image with three padding characters", [{ type: "image", data: "iV===", mimeType: "image/png" }]],
   ])("refuses %s with a TypeError that does not quote the data", (_, items) => {
     const error = thrownBy(() => toolContent(items as never));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).not.toContain(PNG.slice(0, 20));
+  });
+});
+
+describe("toolContent, given large base64", () => {
+  it("takes an image of 6 MB (its base64 was tested by a pattern that ran out of stack past 3.35 MB), padded or not", () => {
+    const data = Buffer.alloc(6_000_000, 7).toString("base64");
+    expect(toolContent([{ type: "image", data, mimeType: "image/png" }]).content[0]).toMatchObject({ type: "image", mimeType: "image/png" });
+    const padded = Buffer.alloc(6_000_001, 7).toString("base64");
+    expect(padded.endsWith("==")).toBe(true);
+    expect(toolContent([{ type: "resource", resource: { uri: "file:///a.bin", blob: padded } }]).content).toHaveLength(1);
   });
 });
 

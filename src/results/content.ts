@@ -53,8 +53,19 @@ export interface ToolContentOptions<TStructured> {
   structuredContent?: TStructured;
 }
 
-/** base64 as MCP and the providers take it: the standard alphabet, padded to whole quanta. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** The standard base64 alphabet, with no padding. */
+const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/;
+
+/**
+ * Whether `text` is base64 as MCP and the providers take it: the standard alphabet, padded to
+ * whole quanta. Tested without a repeated group: a pattern that repeats one per quantum ran out of
+ * the regular expression engine's stack on an image of 3.35 MB.
+ */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  return BASE64_ALPHABET.test(padding === 0 ? text : text.slice(0, text.length - padding));
+}
 
 /**
  * A rich tool result for a handler to return: text, images, audio and resources in MCP's shapes.
@@ -101,7 +112,7 @@ function checkedItem(item: unknown, index: number): ContentItem {
     case "image":
     case "audio": {
       const data = field("data");
-      if (!BASE64.test(data)) throw new TypeError(`${at} needs "data" as base64 (no data: prefix)`);
+      if (!isBase64(data)) throw new TypeError(`${at} needs "data" as base64 (no data: prefix)`);
       return { type: fields.type, data, mimeType: mimeType(at, field("mimeType")) };
     }
     case "resource":
@@ -117,7 +128,7 @@ function resourceOf(at: string, value: unknown): ResourceContent["resource"] {
   if (typeof uri !== "string") throw new TypeError(`${at} needs "resource.uri" as a string, got ${describeOption(uri)}`);
   const named = type === undefined ? { uri } : { uri, mimeType: mimeType(at, type) };
   if (typeof text === "string") return { ...named, text };
-  if (typeof blob === "string" && BASE64.test(blob)) return { ...named, blob };
+  if (typeof blob === "string" && isBase64(blob)) return { ...named, blob };
   throw new TypeError(`${at} needs "resource.text" as a string or "resource.blob" as base64`);
 }
 
