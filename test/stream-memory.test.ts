@@ -95,3 +95,23 @@ describe("openAIResponses(registry).deltas, given a call's arguments far past ma
     expect(growth).toBeLessThan(8 << 20);
   });
 });
+
+describe("argumentStream, given long keys the schema does not declare", () => {
+  it("keeps none of them once their streams end (what a place remembers of its members lives as long as the tool)", async () => {
+    const registry = new ToolRegistry().register({ name: "tags", description: "Tags", parameters: Type.Object({ tags: Type.Record(Type.String(), Type.String()) }) }, () => "ok");
+    const before = (collectGarbage(), process.memoryUsage().heapUsed);
+    let read = 0;
+    for (let index = 0; index < 200; index++) {
+      const stream = registry.argumentStream("tags");
+      const key = String(index).padEnd(128 * 1024, "k");
+      stream.push(`{"tags":{"${key}":"v"}}`);
+      if ((stream.end() as { tags: Record<string, string> }).tags[key] === "v") read++;
+    }
+    // Measured on the next turn: what the current job touched is kept until it ends.
+    await nextTurn();
+    const growth = (collectGarbage(), process.memoryUsage().heapUsed) - before;
+    expect(read).toBe(200);
+    // 200 keys of 128 KiB are 25 MiB as text.
+    expect(growth).toBeLessThan(8 << 20);
+  });
+});

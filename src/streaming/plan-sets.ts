@@ -29,6 +29,12 @@ export const MAX_CHECKED_DEPTH = 128;
 const MAX_PLANS_PER_PLACE = 32;
 /** The most member names one place remembers the plans of; others are worked out each time. */
 const MAX_REMEMBERED_MEMBERS = 1024;
+/**
+ * The longest member name one place remembers: the sets live as long as the tool, so the names a
+ * model sends must not be kept in bulk (1,024 names of 256 KB each held 400 MB after their streams
+ * ended). Names a schema declares are short; longer ones are worked out each time.
+ */
+const MAX_REMEMBERED_KEY_LENGTH = 256;
 
 /** What applies to one member of an object. */
 export interface Member {
@@ -97,7 +103,7 @@ export class PlanSet {
     let entry = guess !== undefined && guess.key === key ? guess : this.#members.get(key);
     if (entry === undefined) {
       entry = { key, member: this.#member(key), next: undefined };
-      if (this.#members.size >= MAX_REMEMBERED_MEMBERS) return entry.member;
+      if (this.#members.size >= MAX_REMEMBERED_MEMBERS || key.length > MAX_REMEMBERED_KEY_LENGTH) return entry.member;
       this.#members.set(key, entry);
     }
     if (last !== undefined) last.next = entry;
