@@ -145,6 +145,32 @@ describe("openAIResponses(registry).deltas, given events no server should send",
     expect(turn.ran).toEqual(["Oslo"]);
     expectFormatFailure(turn.results["openai-responses-output-1"], "Secret");
   });
+
+  it("fails an item sent with a finished item's id, under its own call_id, and never reads its pieces as the first one's", async () => {
+    const turn = await runTurn((registry) =>
+      openAIResponses(registry).deltas(chunks([added(0, "fc_1", "call_A"), delta("fc_1", '{"city":"Oslo"}'), done("fc_1", '{"city":"Oslo"}'), added(1, "fc_1", "call_B"), delta("fc_1", '{"city":"Secret"}'), done("fc_1", '{"city":"Secret"}')])),
+    );
+    expect(turn.started).toEqual(["call_A", "call_B"]);
+    expect(turn.ran).toEqual(["Oslo"]);
+    expectFormatFailure(turn.results.call_B, "Secret");
+  });
+
+  it("fails both items when the second comes under the id of the first while the first is open: neither runs with the other's arguments", async () => {
+    const turn = await runTurn((registry) =>
+      openAIResponses(registry).deltas(chunks([added(0, "fc_1", "call_A"), delta("fc_1", '{"city":'), added(1, "fc_1", "call_B"), delta("fc_1", '"Secret"}'), done("fc_1", '{"city":"Secret"}')])),
+    );
+    expect(turn.started).toEqual(["call_A", "call_B"]);
+    expect(turn.ran).toEqual([]);
+    expectFormatFailure(turn.results.call_A, "Secret");
+    expectFormatFailure(turn.results.call_B, "Secret");
+  });
+
+  it("fails an item announced without call_id whose item never came whole, under a stand-in id, when the stream ends", async () => {
+    const nameless = { type: "response.output_item.added", output_index: 0, item: { type: "function_call", id: "fc_1", name: "get_weather", arguments: "" } };
+    const turn = await runTurn((registry) => openAIResponses(registry).deltas(chunks([nameless, delta("fc_1", '{"city":"Oslo"}')])));
+    expect(turn.started).toEqual(["openai-responses-output-0"]);
+    expectFormatFailure(turn.results["openai-responses-output-0"]);
+  });
 });
 
 describe("anthropic(registry).deltas, given events no server should send", () => {

@@ -6,6 +6,8 @@ export interface OpenAIResponsesStreamEvent {
   type: string;
 }
 
+/** Why an item sent under an earlier item's id fails, and the earlier one too while it is open. */
+const REUSED_ITEM_ID = 'its item "id" is the id of an earlier item of the stream';
 const PROVIDER = "OpenAI Responses";
 /** The stand-in id of a `function_call` item sent with an earlier item's `call_id`, or without one: this, then its `output_index` (else its item id). */
 const STAND_IN_ID_PREFIX = "openai-responses-output-";
@@ -37,7 +39,10 @@ interface ResponsesCall {
  * Every `function_call` item gets its result, whatever the events hold. An item with the
  * `call_id` of an earlier one, or that ends with no `call_id` or `name`, fails with a
  * `ProviderFormatError`, under the stand-in id `openai-responses-output-<output_index>` when its
- * own is missing or taken (its result could not be told apart from the first's). An event that
+ * own is missing or taken (its result could not be told apart from the first's). An item with the
+ * item `id` of an earlier one fails the same way (and the earlier one too, if it is still open: the
+ * pieces that follow could be either's); one announced with no `call_id` or `name` that never
+ * comes whole fails when the stream ends. An event that
  * cannot be read (not an object, a `type` that is not a string) is reported, never thrown, and
  * reading goes on: each call still open may have lost a piece there, so its end must bring the
  * whole text, of which what streamed is the beginning (the rest is sent then, and it runs);
@@ -49,6 +54,8 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
   onEvent: ((event: TEvent) => void) | undefined,
 ): AsyncGenerator<ToolCallDelta, void, undefined> {
   const calls = new Map<string, ResponsesCall>();
+  /** Function-call items announced without what names them (read whole at their `output_item.done`), by item id, with their place in the output. */
+  const unnamed = new Map<string, unknown>();
   const ids = new StreamIds();
   for await (const event of stream) {
     onEvent?.(event);
@@ -68,8 +75,24 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
         const itemId = stringOf(item, "id");
         const callId = stringOf(item, "call_id");
         const name = stringOf(item, "name");
+        if (fieldOf(item, "type") !== "function_call" || itemId === undefined) break;
+        const earlier = calls.get(itemId);
+        if (earlier !== undefined || unnamed.has(itemId)) {
+          // A second item under an earlier item's id: the pieces that follow could be either's.
+          const toolName = name === undefined ? undefined : context.registryName(name);
+          const toolCallId = callId !== undefined && ids.take(callId) ? callId : standIn(ids, event, itemId);
+          yield failingDelta(context, PROVIDER, toolCallId, toolName, REUSED_ITEM_ID);
+          if (earlier !== undefined && !earlier.done) {
+            earlier.done = true;
+            yield failingDelta(context, PROVIDER, earlier.toolCallId, undefined, REUSED_ITEM_ID);
+          }
+          break;
+        }
         // An item announced without what names it is read whole at its `response.output_item.done`.
-        if (fieldOf(item, "type") !== "function_call" || itemId === undefined || callId === undefined || name === undefined || calls.has(itemId)) break;
+        if (callId === undefined || name === undefined) {
+          unnamed.set(itemId, fieldOf(event, "output_index"));
+          break;
+        }
         const toolName = context.registryName(name);
         if (!ids.take(callId)) {
           // Kept as done: its pieces and its end are skipped.
@@ -110,6 +133,7 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
         const item = fieldOf(event, "item");
         if (fieldOf(item, "type") !== "function_call") break;
         const itemId = stringOf(item, "id");
+        if (itemId !== undefined) unnamed.delete(itemId);
         const call = itemId === undefined ? undefined : calls.get(itemId);
         if (call !== undefined) {
           if (!call.done) yield finish(call, stringOf(item, "arguments"), context);
@@ -133,6 +157,10 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
   }
   // Calls that an unreadable event may have cut, and whose end never came to confirm their text.
   for (const call of calls.values()) if (call.cut !== undefined && !call.done) yield lost(call, call.cut, context);
+  // Calls announced without what names them, whose item never came whole.
+  for (const [itemId, outputIndex] of unnamed) {
+    yield failingDelta(context, PROVIDER, standIn(ids, { output_index: outputIndex }, itemId), undefined, "its item was announced without \"call_id\" or \"name\", and the stream ended before the item came whole");
+  }
 }
 
 /**
