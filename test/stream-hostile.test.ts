@@ -251,3 +251,55 @@ describe("gemini(registry).deltas, given chunks no server should send", () => {
     expect(adapter.result(turn.results[made]!).functionResponse).not.toHaveProperty("id");
   });
 });
+
+describe("each adapter's deltas, when the loop over dispatchStream is left early", () => {
+  /** A stream that has a tool call, then text events for a long while, with a controller as the openai and Anthropic SDKs' streams have. */
+  function chattyStream(head: readonly unknown[], text: unknown): { stream: AsyncIterable<never> & { controller: AbortController }; pulledAfter: () => number; returned: () => boolean; leave: () => void } {
+    let pulled = 0;
+    let left = false;
+    let pulledAfterLeaving = 0;
+    let returned = false;
+    const controller = new AbortController();
+    const iterator: AsyncIterator<never> = {
+      async next() {
+        if (pulled < head.length) return { value: head[pulled++] as never, done: false };
+        if (pulled >= head.length + 50 || controller.signal.aborted) return { value: undefined, done: true };
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        pulled++;
+        if (left) pulledAfterLeaving++;
+        return { value: text as never, done: false };
+      },
+      async return() {
+        returned = true;
+        return { value: undefined, done: true };
+      },
+    };
+    return {
+      stream: { [Symbol.asyncIterator]: () => iterator, controller },
+      pulledAfter: () => pulledAfterLeaving,
+      returned: () => returned,
+      leave: () => (left = true),
+    };
+  }
+
+  const anthropicHead = [
+    { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "A", name: "get_weather", input: {} } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city":"Oslo"}' } },
+    { type: "content_block_stop", index: 0 },
+  ];
+  const chatHead = [{ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "A", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] } }] }];
+
+  it.each([
+    ["anthropic", (registry: ReturnType<typeof weatherAndRideRegistry>, stream: AsyncIterable<never>) => anthropic(registry).deltas(stream), anthropicHead, { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "more " } }],
+    ["openAIChat", (registry: ReturnType<typeof weatherAndRideRegistry>, stream: AsyncIterable<never>) => openAIChat(registry).deltas(stream), chatHead, { choices: [{ index: 0, delta: { content: "more " } }] }],
+  ])("%s: stops reading the SDK's stream at once, asks it to stop and aborts its controller", async (_, deltasOf, head, text) => {
+    const registry = weatherAndRideRegistry();
+    const source = chattyStream(head, text);
+    for await (const event of registry.dispatchStream(deltasOf(registry, source.stream))) if (event.type === "tool-call-start") break;
+    source.leave();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(source.returned()).toBe(true);
+    expect(source.stream.controller.signal.aborted).toBe(true);
+    expect(source.pulledAfter()).toBeLessThanOrEqual(1);
+  });
+});

@@ -4,7 +4,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
 import { ANTHROPIC_NAMES } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
-import { onEventOf } from "./deltas/context.js";
+import { onEventOf, stoppableDeltas } from "./deltas/context.js";
 import { type AnthropicStreamEvent, anthropicDeltas } from "./deltas/anthropic.js";
 import { resultText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
@@ -102,7 +102,10 @@ export function anthropic(registry: ToolRegistry, options?: AdapterOptions): Ant
       if (isError) block.is_error = true;
       return block;
     },
-    deltas: (stream, deltasOptions) => anthropicDeltas(stream, deltaContext, onEventOf(deltasOptions)),
+    deltas: (stream, deltasOptions) => {
+      const onEvent = onEventOf(deltasOptions);
+      return stoppableDeltas(stream, (events) => anthropicDeltas(events, deltaContext, onEvent));
+    },
   } satisfies AnthropicAdapter);
 }
 

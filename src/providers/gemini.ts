@@ -5,7 +5,7 @@ import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
 import { GEMINI_NAMES } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
-import { onEventOf } from "./deltas/context.js";
+import { onEventOf, stoppableDeltas } from "./deltas/context.js";
 import { type GeminiStreamChunk, geminiDeltas } from "./deltas/gemini.js";
 import { notJsonMessage, resultText, valueText } from "../text/result-text.js";
 import { isRecord } from "../objects.js";
@@ -124,7 +124,10 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
       if (!toolResult.toolCallId.startsWith(GENERATED_GEMINI_ID_PREFIX)) functionResponse.id = toolResult.toolCallId;
       return { functionResponse };
     },
-    deltas: (stream, deltasOptions) => geminiDeltas(stream, deltaContext, onEventOf(deltasOptions), GENERATED_GEMINI_ID_PREFIX),
+    deltas: (stream, deltasOptions) => {
+      const onEvent = onEventOf(deltasOptions);
+      return stoppableDeltas(stream, (events) => geminiDeltas(events, deltaContext, onEvent, GENERATED_GEMINI_ID_PREFIX));
+    },
   } satisfies GeminiAdapter);
 }
 

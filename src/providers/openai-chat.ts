@@ -2,7 +2,7 @@ import type { ToolRegistry } from "../registry/registry.js";
 import { adapterBase, type OpenAIAdapterOptions, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
 import { field, openAICallArguments, openAIFunctionCall, stringField } from "./calls.js";
-import { onEventOf } from "./deltas/context.js";
+import { onEventOf, stoppableDeltas } from "./deltas/context.js";
 import { type OpenAIChatChunk, openAIChatDeltas } from "./deltas/openai-chat.js";
 import { OPENAI_NAMES } from "./names.js";
 import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
@@ -133,7 +133,10 @@ export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOption
       }
       return content.length === 0 ? [] : [{ role: "user", content }];
     },
-    deltas: (stream, deltasOptions) => openAIChatDeltas(stream, deltaContext, onEventOf(deltasOptions)),
+    deltas: (stream, deltasOptions) => {
+      const onEvent = onEventOf(deltasOptions);
+      return stoppableDeltas(stream, (events) => openAIChatDeltas(events, deltaContext, onEvent));
+    },
   } satisfies OpenAIChatAdapter);
 }
 

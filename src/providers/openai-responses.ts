@@ -2,7 +2,7 @@ import type { ToolRegistry } from "../registry/registry.js";
 import { adapterBase, type OpenAIAdapterOptions, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
 import { field, openAICallArguments, openAIFunctionCall, stringField } from "./calls.js";
-import { onEventOf } from "./deltas/context.js";
+import { onEventOf, stoppableDeltas } from "./deltas/context.js";
 import { type OpenAIResponsesStreamEvent, openAIResponsesDeltas } from "./deltas/openai-responses.js";
 import { OPENAI_NAMES } from "./names.js";
 import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
@@ -87,7 +87,10 @@ export function openAIResponses(registry: ToolRegistry, options?: OpenAIAdapterO
       const output = items === undefined ? resultText(toolResult).text : items.length === 0 ? "" : items.map(responsesItem);
       return { type: "function_call_output", call_id: toolResult.toolCallId, output };
     },
-    deltas: (stream, deltasOptions) => openAIResponsesDeltas(stream, deltaContext, onEventOf(deltasOptions)),
+    deltas: (stream, deltasOptions) => {
+      const onEvent = onEventOf(deltasOptions);
+      return stoppableDeltas(stream, (events) => openAIResponsesDeltas(events, deltaContext, onEvent));
+    },
   } satisfies OpenAIResponsesAdapter);
 }
 

@@ -121,3 +121,51 @@ export function stringOf(value: unknown, key: string): string | undefined {
   const found = fieldOf(value, key);
   return typeof found === "string" ? found : undefined;
 }
+
+/**
+ * An adapter's deltas read from `stream` by `read`, which stop at once when the loop over them is
+ * left: an async generator's `return()` waits until it next yields, so a reader among events that
+ * give no delta (the model writing text) went on pulling the SDK's stream, maybe to its end. Here
+ * `return()` lets `read` pull nothing more, asks the SDK's iterator to stop, and aborts the SDK
+ * stream's `controller` when it has one (the `openai` and Anthropic SDKs' streams do), which ends
+ * the request.
+ */
+export function stoppableDeltas<TEvent>(stream: AsyncIterable<TEvent>, read: (events: AsyncIterable<TEvent>) => AsyncGenerator<ToolCallDelta, void, undefined>): AsyncGenerator<ToolCallDelta, void, undefined> {
+  let source: AsyncIterator<TEvent> | undefined;
+  let stopped = false;
+  const events: AsyncIterable<TEvent> = {
+    [Symbol.asyncIterator]: () => {
+      source ??= stream[Symbol.asyncIterator]();
+      const iterator = source;
+      return {
+        next: () => (stopped ? Promise.resolve({ done: true, value: undefined }) : iterator.next()),
+        return: (value?: unknown) => Promise.resolve(iterator.return?.(value) ?? { done: true, value: undefined }),
+      };
+    },
+  };
+  const deltas = read(events);
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      const controller = (stream as { controller?: { abort?: unknown } }).controller;
+      if (typeof controller?.abort === "function") (controller.abort as () => void).call(controller);
+      void source?.return?.()?.then(undefined, () => undefined);
+    } catch {
+      // A stream that cannot stop has nothing more to say: nothing more is read from it.
+    }
+  };
+  const stoppable: AsyncGenerator<ToolCallDelta, void, undefined> = {
+    next: () => deltas.next(),
+    return: (value) => {
+      stop();
+      return deltas.return(value);
+    },
+    throw: (error: unknown) => {
+      stop();
+      return deltas.throw(error);
+    },
+    [Symbol.asyncIterator]: () => stoppable,
+  };
+  return stoppable;
+}
