@@ -221,6 +221,28 @@ describe("registerMcpTools", () => {
     expect(overlapped).toBe(false);
   });
 
+  it("lists once for refreshes asked for before the last one began (a flood of list_changed notifications), and each resolves after a listing that began after it was asked", async () => {
+    const { client, remoteRegistry } = await remote();
+    let listings = 0;
+    const counting = {
+      listTools: (...args: Parameters<Client["listTools"]>) => {
+        listings++;
+        return client.listTools(...args);
+      },
+      callTool: client.callTool.bind(client),
+    };
+    const registration = await registerMcpTools(new ToolRegistry({ cacheKey: "content" }), counting);
+    listings = 0;
+    remoteRegistry.register({ name: "late", description: "Late", parameters: Type.Object({}) }, () => "ok");
+    const refreshed = await Promise.all(Array.from({ length: 500 }, () => registration.refresh()));
+    expect(listings).toBe(1);
+    expect(refreshed.every((each) => each === registration && each.names.includes("late"))).toBe(true);
+    // A refresh with a signal of its own is never merged into another.
+    const { signal } = new AbortController();
+    await Promise.all([registration.refresh(), registration.refresh({ signal }), registration.refresh()]);
+    expect(listings).toBe(3);
+  });
+
   it("goes on refreshing after a refresh failed, and leaves the registry as it was when one does", async () => {
     const { client } = await remote();
     let listings = 0;
@@ -232,9 +254,12 @@ describe("registerMcpTools", () => {
     const registry = new ToolRegistry({ cacheKey: "content" });
     const registration = await registerMcpTools(registry, flaky);
     const failed = registration.refresh();
-    const next = registration.refresh();
+    // Asked for before the first began, it is that refresh, and fails with it.
+    const merged = registration.refresh();
     expect(await rejectionOf(failed)).toMatchObject({ message: "connection lost" });
-    expect(await next).toBe(registration);
+    expect(await rejectionOf(merged)).toMatchObject({ message: "connection lost" });
+    expect(registry.list()).toHaveLength(3);
+    expect(await registration.refresh()).toBe(registration);
     expect(registry.list()).toHaveLength(3);
   });
 

@@ -92,7 +92,8 @@ export interface McpToolRegistration {
    * ones are replaced, and a tool whose schema did not change keeps its schema
    * object, so nothing recompiles. The one way to list a server's tools again:
    * call it on `notifications/tools/list_changed`. Refreshes run one at a
-   * time, in the order they were asked for. One that fails (the listing, or
+   * time, in the order they were asked for; one asked for (with no signal) while another with no
+   * signal waits to begin is that one. One that fails (the listing, or
    * with `strict: true` a refused tool) leaves the registry as it was. After
    * `unregister()`, it lists nothing and registers nothing.
    * @returns this registration, up to date
@@ -180,6 +181,8 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
   let skipped: readonly McpSkippedTool[] = Object.freeze([]);
   let ended = false;
   let refreshes: Promise<unknown> = Promise.resolve();
+  /** A refresh with no signal that has not begun listing yet. */
+  let waiting: Promise<McpToolRegistration> | undefined;
 
   const list = async (signal: AbortSignal | undefined): Promise<void> => {
     if (ended) return;
@@ -202,11 +205,20 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
       return skipped;
     },
     refresh(refreshOptions?: RefreshMcpToolsOptions) {
+      const signal = refreshOptions?.signal;
+      // Asked again before the last refresh with no signal began: that one lists what this one would
+      // (a server sending a flood of list_changed notifications costs one listing, not one each).
+      if (signal === undefined && waiting !== undefined) return waiting;
       // One at a time: a listing that started later must not be overwritten by one that finished later.
-      const listing = () => list(refreshOptions?.signal);
+      const listing = () => {
+        if (waiting === refreshed) waiting = undefined;
+        return list(signal);
+      };
       const run = refreshes.then(listing, listing);
       refreshes = run.catch(() => undefined);
-      return run.then(() => registration);
+      const refreshed = run.then(() => registration);
+      if (signal === undefined) waiting = refreshed;
+      return refreshed;
     },
     unregister() {
       ended = true;
