@@ -68,6 +68,23 @@ describe("openAIChat(registry).deltas, given chunks no server should send", () =
     expect(turn.ran).toEqual(["Oslo", "Rome"]);
   });
 
+  it("reads calls a server sends at one index with no ids, each name in a piece of its own before its text, as OpenAI shapes them", async () => {
+    const name = () => piece(0, { type: "function", function: { name: "get_weather", arguments: "" } });
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([name(), more(0, '{"city":'), more(0, '"Oslo"}'), name(), more(0, '{"city":"Rome"}'), choice({}, "tool_calls")])),
+    );
+    expect(turn.started).toHaveLength(2);
+    expect(turn.ran).toEqual(["Oslo", "Rome"]);
+  });
+
+  it("continues a call whose id the server changes along the way with no new name", async () => {
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([call(0, "id_1", ""), piece(0, { id: "id_2", function: { arguments: '{"city":' } }), piece(0, { id: "id_2", function: { arguments: '"Oslo"}' } }), choice({}, "tool_calls")])),
+    );
+    expect(turn.started).toEqual(["id_1"]);
+    expect(turn.ran).toEqual(["Oslo"]);
+  });
+
   it("fails a call that another id interrupts at its index before its text is complete, and never runs it with the other's arguments", async () => {
     const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([call(0, "call_A", '{"city":'), call(0, "call_B", '"Secret"}'), choice({}, "tool_calls")])));
     expect(turn.started).toEqual(["call_A", "call_B"]);

@@ -29,6 +29,8 @@ interface ChatCall {
   readonly toolCallId: string;
   /** The id the server sent for it, if any (a generated or stand-in `toolCallId` is not one). */
   readonly sentId: string | undefined;
+  /** A name sent at its index once its text was complete: the next call's, if a text follows. */
+  nextName: string | undefined;
   named: boolean;
   /** Its arguments ended, or it failed: its further pieces are skipped. */
   done: boolean;
@@ -59,10 +61,10 @@ interface ChatChunk {
  * sends each call's arguments in pieces by `index` and never says when one call's arguments end:
  * a call is done when its text is one complete JSON value and a piece of another call arrives
  * (models stream their calls one after the other), or when the choice finishes. Calls whose
- * pieces interleave stay open until their text is complete. A piece at a call's index with another
- * id (or, from a server that sends no ids, a name and a new text once the call's text is complete)
- * begins the next call: some servers (Ollama) send every call of a turn at index 0. A call so
- * interrupted before its text is complete fails with a `ProviderFormatError`.
+ * pieces interleave stay open until their text is complete. Some servers (Ollama) send every call
+ * of a turn at index 0: a name under another id, or a new text after a complete one that comes with
+ * or after a name (or under another id), begins the next call at that index. A call so interrupted
+ * before its text is complete fails with a `ProviderFormatError`.
  *
  * Every call the stream names gets its result, whatever the chunks hold. A call sent without an
  * id gets one made here (`openai-generated-…`). A call sent with the id of an earlier call fails
@@ -97,14 +99,21 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         continue;
       }
       let call = calls.get(piece.index);
-      if (call !== undefined && beginsAnotherCall(call, piece)) {
-        // Some servers (Ollama) send every call of a turn at index 0: a new id, or a new name once the
-        // text is complete, is the next call. An open call it interrupts has lost the rest of its text.
-        if (!call.done) {
-          call.done = true;
-          yield call.scanner.complete
-            ? { toolCallId: call.toolCallId, done: true }
-            : failingDelta(context, PROVIDER, call.toolCallId, undefined, "another tool call began at its index before its arguments were complete");
+      let carriedName: string | undefined;
+      const role = call === undefined ? "continues" : pieceRole(call, piece);
+      if (role === "names-next") {
+        call!.nextName = piece.name;
+        continue;
+      }
+      if (role === "begins-next") {
+        // Some servers (Ollama) send every call of a turn at index 0. An open call the next one
+        // interrupts has lost the rest of its text.
+        carriedName = call!.nextName;
+        if (!call!.done) {
+          call!.done = true;
+          yield call!.scanner.complete
+            ? { toolCallId: call!.toolCallId, done: true }
+            : failingDelta(context, PROVIDER, call!.toolCallId, undefined, "another tool call began at its index before its arguments were complete");
         }
         call = undefined;
       }
@@ -118,12 +127,13 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         const taken = !ids.take(id);
         if (taken) problem ??= 'its "id" is the id of an earlier tool call of the stream';
         const sentId = piece.id === undefined || piece.id === "" ? undefined : piece.id;
-        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, sentId, named: false, done: false, scanner: new IncrementalJsonParser(false) };
+        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, sentId, nextName: undefined, named: false, done: false, scanner: new IncrementalJsonParser(false) };
         calls.set(piece.index, call);
       }
       last = call;
       if (call.done) continue;
-      const name = !call.named && piece.name !== undefined && piece.name !== "" ? context.registryName(piece.name) : undefined;
+      const sentName = piece.name !== undefined && piece.name !== "" ? piece.name : carriedName;
+      const name = !call.named && sentName !== undefined ? context.registryName(sentName) : undefined;
       if (problem !== undefined) {
         call.done = true;
         yield failingDelta(context, PROVIDER, call.toolCallId, name, problem);
@@ -151,14 +161,20 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
 }
 
 /**
- * Whether a piece at a known call's index begins another call: it brings an id other than the one
- * the call was sent with, or (for servers that send no ids) a name and the start of a new text
- * once the call's text is complete (only whitespace may follow a complete JSON value). A server
- * that repeats a call's id or name on each of its pieces (vLLM) continues it.
+ * What a piece at a known call's index is to that call: more of it, the beginning of the next call,
+ * or the next call's name (sent before its text). A name under another id begins the next call; so
+ * does, once the call's text is complete (only whitespace may follow a complete JSON value), a text
+ * that comes with a name or another id or after a name. A server that repeats a call's id or name
+ * on each of its pieces (vLLM), or changes its id along the way with no new name, continues it.
  */
-function beginsAnotherCall(call: ChatCall, piece: ChatPiece): boolean {
-  if (piece.id !== undefined && piece.id !== "" && call.sentId !== undefined) return piece.id !== call.sentId;
-  return call.named && piece.name !== undefined && piece.name !== "" && call.scanner.complete && piece.text !== undefined && piece.text.trim() !== "";
+function pieceRole(call: ChatCall, piece: ChatPiece): "continues" | "begins-next" | "names-next" {
+  const named = piece.name !== undefined && piece.name !== "";
+  const otherId = piece.id !== undefined && piece.id !== "" && call.sentId !== undefined && piece.id !== call.sentId;
+  if (named && otherId) return "begins-next";
+  if (!call.scanner.complete) return "continues";
+  const startsText = piece.text !== undefined && piece.text.trim() !== "";
+  if (startsText && (named || otherId || call.nextName !== undefined)) return "begins-next";
+  return named && call.named ? "names-next" : "continues";
 }
 
 /**
