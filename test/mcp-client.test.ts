@@ -561,6 +561,42 @@ describe("registerMcpTools with a server that lists or answers what the SDK's ty
     expect(JSON.stringify(result)).toContain("was left out");
   });
 
+  /** A registry with the raw server's one tool, `good`, whose every call is answered with `answer`. */
+  async function answering(answer: string, list = '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}'): Promise<ToolRegistry> {
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, await connectRaw({ list: () => list, call: () => answer }));
+    return registry;
+  }
+
+  it.each([
+    ['"true"', '{"content":[{"type":"text","text":"quota exceeded"}],"isError":"true"}'],
+    ["1", '{"content":[{"type":"text","text":"quota exceeded"}],"isError":1}'],
+    ["true, with a toolResult", '{"toolResult":"fine","isError":true}'],
+  ])("takes isError %s as a failure: never as a success", async (_, answer) => {
+    const error = await rejectionOf((await answering(answer)).dispatch(toolCall("good", {})));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as ToolExecutionError).cause).toBeInstanceOf(McpToolError);
+  });
+
+  it("leaves out a structuredContent that is not an object, and answers with the text", async () => {
+    expect(await (await answering('{"content":[{"type":"text","text":"sent"}],"structuredContent":null}')).dispatch(toolCall("good", {}))).toBe("sent");
+    expect(await (await answering('{"content":[{"type":"text","text":"sent"}],"structuredContent":[1,2]}')).dispatch(toolCall("good", {}))).toBe("sent");
+  });
+
+  it("fails a result whose content is not a list with an McpProtocolError, never a success with nothing in it", async () => {
+    const error = await rejectionOf((await answering('{"content":"sent"}')).dispatch(toolCall("good", {})));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as ToolExecutionError).cause).toEqual(new McpProtocolError("The MCP server answered tools/call with a content that is not a list"));
+  });
+
+  it("with strict: true, refuses at the first tool it cannot take in listing order, whether the registry refused it or it was listed wrongly", async () => {
+    const list = '{"tools":[{"name":"files/read","inputSchema":{"type":"object"}},{"name":7,"inputSchema":{"type":"object"}}]}';
+    const error = await rejectionOf(registerMcpTools(new ToolRegistry(), await connectRaw({ list: () => list, call: () => "{}" }), { strict: true }));
+    expect(error).toMatchObject({ toolName: "files/read" });
+    const registration = await registerMcpTools(new ToolRegistry(), await connectRaw({ list: () => list, call: () => "{}" }));
+    expect(registration.skipped.map(({ name }) => name)).toEqual(["files/read", ""]);
+  });
+
   it("keeps a __proto__ key of structuredContent", async () => {
     const registry = new ToolRegistry({ cacheKey: "content" });
     const client = await connectRaw({

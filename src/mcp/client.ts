@@ -3,6 +3,7 @@ import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
+import { isPlainObject } from "../objects.js";
 import { checkRegistry, positiveInteger } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
@@ -16,7 +17,9 @@ import { remoteToolContent } from "./remote-content.js";
  * SDK's `listTools` refuses a whole listing for one tool its types refuse (or one output schema
  * its validator cannot compile) and drops `__proto__` keys from schemas, and its `callTool` throws
  * for a result that does not match or holds a content item of a newer kind, which would hide that
- * the tool ran. Without `request`, `listTools` and `callTool` are used.
+ * the tool ran. (The SDK still reads each message's envelope: an answer whose `_meta` it refuses is
+ * dropped, and the request ends at its time limit.) Without `request`, `listTools` and `callTool`
+ * are used.
  */
 export type McpToolClient = Pick<Client, "listTools" | "callTool"> & Partial<Pick<Client, "request">>;
 
@@ -186,15 +189,14 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
 
   const list = async (signal: AbortSignal | undefined): Promise<void> => {
     if (ended) return;
-    const { tools, malformed } = await listAllTools(client, signal, limits, prefix);
+    const listed = await listAllTools(client, signal, limits, prefix);
     if (ended) return;
-    if (strict && malformed.length > 0) throw malformed[0]!.error;
     const previous = new Map(proxies.filter((proxy) => isOurs(registry, proxy)).map((proxy) => [proxy.definition.name, proxy] as const));
-    const candidates = tools.map((tool) => proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions));
+    const candidates = listed.map((tool) => ("error" in tool ? tool : proxyOf(tool, client, prefix, previous.get(prefix + tool.name), registerOptions)));
     const outcome = replace(registry, previous, candidates, strict);
     proxies = outcome.registered;
     names = Object.freeze(proxies.map((proxy) => proxy.definition.name));
-    skipped = Object.freeze([...malformed, ...outcome.skipped]);
+    skipped = Object.freeze(outcome.skipped);
   };
 
   const registration: McpToolRegistration = Object.freeze({
@@ -251,32 +253,28 @@ interface ListedTool {
   readonly outputSchema: object | undefined;
 }
 
-/** A whole listing: the tools that can be offered to the registry, and those skipped for how they were listed. */
-interface Listing {
-  readonly tools: ListedTool[];
-  readonly malformed: McpSkippedTool[];
-}
 
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_MAX_TOOLS = 1000;
 /** The longest `tools/list` cursor taken (they are kept to spot a listing that loops). */
 const MAX_CURSOR_LENGTH = 64 * 1024;
 
-async function listAllTools(client: McpToolClient, signal: AbortSignal | undefined, limits: { maxPages: number; maxTools: number }, prefix: string): Promise<Listing> {
-  const tools: ListedTool[] = [];
-  const malformed: McpSkippedTool[] = [];
+/** The whole listing, in order: each tool that can be offered to the registry, or why it is skipped for how it was listed. */
+async function listAllTools(
+  client: McpToolClient,
+  signal: AbortSignal | undefined,
+  limits: { maxPages: number; maxTools: number },
+  prefix: string,
+): Promise<Array<ListedTool | McpSkippedTool>> {
+  const tools: Array<ListedTool | McpSkippedTool> = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   let pages = 0;
   do {
     const page = readPage(await listPage(client, cursor, signal));
     pages++;
-    if (tools.length + malformed.length + page.tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
-    for (const entry of page.tools) {
-      const tool = listedTool(entry, prefix);
-      if ("error" in tool) malformed.push(tool);
-      else tools.push(tool);
-    }
+    if (tools.length + page.tools.length > limits.maxTools) throw new McpListLimitError("maxTools", limits.maxTools);
+    for (const entry of page.tools) tools.push(listedTool(entry, prefix));
     cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seenCursors.has(cursor)) throw new McpProtocolError("The MCP server repeated a tools/list cursor; the listing would never end");
@@ -284,7 +282,7 @@ async function listAllTools(client: McpToolClient, signal: AbortSignal | undefin
       seenCursors.add(cursor);
     }
   } while (cursor !== undefined);
-  return { tools, malformed };
+  return tools;
 }
 
 /** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}), as it arrived. */
@@ -352,14 +350,14 @@ function sameOrNew(before: TSchema | undefined, listed: object): TSchema {
 }
 
 /**
- * Unregisters `previous` and registers each of `next`. A tool the registry
- * refuses is skipped and reported, or with `strict` (and on any other
- * failure) `previous` is put back and the error rethrown.
+ * Unregisters `previous` and registers each of `next`, in listing order. A tool the registry
+ * refuses (or that was listed in a way it could not take) is skipped and reported, or with
+ * `strict` (and on any other failure) `previous` is put back and the error rethrown.
  */
 function replace(
   registry: ToolRegistry,
   previous: Map<string, ProxyTool>,
-  next: readonly ProxyTool[],
+  next: ReadonlyArray<ProxyTool | McpSkippedTool>,
   strict: boolean,
 ): { registered: ProxyTool[]; skipped: McpSkippedTool[] } {
   for (const name of previous.keys()) registry.unregister(name);
@@ -367,6 +365,12 @@ function replace(
   const skipped: McpSkippedTool[] = [];
   try {
     for (const proxy of next) {
+      if ("error" in proxy) {
+        // Listed in a way no registry could take: skipped (or refused) in its place in the listing.
+        if (strict) throw proxy.error;
+        skipped.push(proxy);
+        continue;
+      }
       try {
         registry.register(proxy.definition, proxy.handler, proxy.registerOptions);
         proxy.registered = registry.get(proxy.definition.name);
@@ -387,16 +391,25 @@ function replace(
   return { registered, skipped };
 }
 
-/** The value a proxied call resolves with; `isError` results throw {@link McpToolError}. */
+/**
+ * The value a proxied call resolves with, from the result as the server sent it (the SDK's types
+ * no longer vouch for its fields). An `isError` that is there and not `false` is a failure (a server
+ * that writes `"true"` meant it), which throws {@link McpToolError}; a `structuredContent` that is
+ * not an object is left out, as MCP defines it as one.
+ * @throws McpProtocolError when `content` is there but not a list: nothing the tool said can be read
+ */
 function resultValue(toolName: string, result: unknown): unknown {
   if (typeof result !== "object" || result === null) return result;
   const { content, structuredContent, isError, toolResult } = result as Record<string, unknown>;
+  const failed = isError !== undefined && isError !== false;
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of content.
-  if (content === undefined && toolResult !== undefined) return toolResult;
+  if (content === undefined && toolResult !== undefined && !failed) return toolResult;
+  if (content !== undefined && !Array.isArray(content)) throw new McpProtocolError("The MCP server answered tools/call with a content that is not a list");
   const items = Array.isArray(content) ? (content as unknown[]) : [];
-  if (isError === true) throw new McpToolError(toolName, items);
-  if (!items.every(isTextItem)) return remoteToolContent(items, structuredContent);
-  if (structuredContent !== undefined) return structuredContent;
+  if (failed) throw new McpToolError(toolName, items);
+  const structured = isPlainObject(structuredContent) ? structuredContent : undefined;
+  if (!items.every(isTextItem)) return remoteToolContent(items, structured);
+  if (structured !== undefined) return structured;
   return items.length > 0 ? items.map((item) => item.text).join("\n") : items;
 }
 

@@ -22,9 +22,10 @@ export class McpToolError extends ToolRegistryError {
 }
 
 /**
- * An MCP server answered in a way tools cannot be taken from: a
- * `tools/list` page that repeats an earlier pagination cursor, or (the
- * subclass {@link McpListLimitError}) a listing longer than allowed.
+ * An MCP server answered in a way tools cannot be taken from: a `tools/list` page with no list of
+ * tools, or with a pagination cursor that is not a string, is longer than 65,536 characters or
+ * repeats an earlier one; a `tools/call` result whose `content` is not a list; or (the subclass
+ * {@link McpListLimitError}) a listing longer than allowed.
  */
 export class McpProtocolError extends ToolRegistryError {
   override readonly name: string = "McpProtocolError";
