@@ -72,7 +72,7 @@ describe("toolContent", () => {
     ["a resource with neither text nor blob", [{ type: "resource", resource: { uri: "file:///a" } }]],
     ["an image whose base64 is not padded to whole quanta", [{ type: "image", data: "iVBORw0", mimeType: "image/png" }]],
     ["an image with padding inside its base64", [{ type: "image", data: "iV==RW0K", mimeType: "image/png" }]],
-    ["an image with three padding characters", [{ type: "image", data: "iV===", mimeType: "image/png" }]],
+    ["an image with three padding characters", [{ type: "image", data: "A===", mimeType: "image/png" }]],
   ])("refuses %s with a TypeError that does not quote the data", (_, items) => {
     const error = thrownBy(() => toolContent(items as never));
     expect(error).toBeInstanceOf(TypeError);

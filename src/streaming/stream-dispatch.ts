@@ -45,7 +45,7 @@ class StreamedCall {
   reader: ArgumentReader | undefined;
   /** Arguments that arrived before the name, up to the first piece past `maxArgumentBytes` (the rest would be too large all the same). */
   readonly early: string[] = [];
-  /** The UTF-16 units in `early`: never fewer than its UTF-8 bytes. */
+  /** The UTF-16 units in `early`: never more than its UTF-8 bytes, so past `maxArgumentBytes` the text is certainly too large. */
   earlyCharacters = 0;
   /** The issues that made it invalid, once certain. */
   invalid: readonly string[] | undefined;

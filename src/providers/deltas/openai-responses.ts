@@ -84,7 +84,14 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
           yield failingDelta(context, PROVIDER, toolCallId, toolName, REUSED_ITEM_ID);
           if (earlier !== undefined && !earlier.done) {
             earlier.done = true;
+            earlier.text = "";
             yield failingDelta(context, PROVIDER, earlier.toolCallId, undefined, REUSED_ITEM_ID);
+          } else if (earlier === undefined) {
+            // The earlier item waited, unnamed, to be read whole: which one its end belongs to is unknown.
+            const outputIndex = unnamed.get(itemId);
+            unnamed.delete(itemId);
+            calls.set(itemId, { toolCallId: "", text: "", oversize: false, done: true, cut: undefined });
+            yield failingDelta(context, PROVIDER, standIn(ids, { output_index: outputIndex }, itemId), undefined, REUSED_ITEM_ID);
           }
           break;
         }
@@ -169,11 +176,14 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
  */
 function finish(call: ResponsesCall, whole: string | undefined, context: DeltaContext): ToolCallDelta {
   call.done = true;
+  const streamed = call.text;
+  // Not kept once the call is over: a stream's calls together would hold up to maxArgumentBytes each.
+  call.text = "";
   // Too large whatever its end says: dispatch refuses it for its size (a piece lost in a cut cannot make it smaller).
   if (call.oversize) return { toolCallId: call.toolCallId, done: true };
-  if (call.cut !== undefined && (whole === undefined || !whole.startsWith(call.text))) return lost(call, call.cut, context);
+  if (call.cut !== undefined && (whole === undefined || !whole.startsWith(streamed))) return lost(call, call.cut, context);
   const delta: ToolCallDelta = { toolCallId: call.toolCallId, done: true };
-  if (whole !== undefined && whole.length > call.text.length && whole.startsWith(call.text)) delta.argumentsDelta = whole.slice(call.text.length);
+  if (whole !== undefined && whole.length > streamed.length && whole.startsWith(streamed)) delta.argumentsDelta = whole.slice(streamed.length);
   return delta;
 }
 
@@ -191,6 +201,7 @@ function keepText(call: ResponsesCall, piece: string, maxBytes: number): void {
 /** The failure of a call a piece of whose arguments may have been lost in an event that could not be read. */
 function lost(call: ResponsesCall, problem: string, context: DeltaContext): ToolCallDelta {
   call.done = true;
+  call.text = "";
   return failingDelta(context, PROVIDER, call.toolCallId, undefined, `an event of its stream could not be read (${problem}), and a piece of its arguments may be lost there`);
 }
 
