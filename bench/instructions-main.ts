@@ -1,6 +1,6 @@
 // Run by `npm run bench:instructions`: the speed goals' ratios in instructions per call, counted by
 // valgrind's callgrind (Debian package `valgrind`), two processes per case. About 15 minutes on 2 cores.
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,9 @@ for (const group of INSTRUCTION_GROUPS) {
   for (const id of ids) for (const calls of group.calls) jobs.push({ group: group.id, id, calls });
 }
 
+/** The valgrind processes running now: stopped if one job fails, rather than left to run for minutes. */
+const running = new Set<ChildProcess>();
+
 /** Runs one case's calls under callgrind (single-threaded, so that the count repeats) and reads its count. */
 function count(job: Job): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,10 +41,12 @@ function count(job: Job): Promise<number> {
       ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded", driver, job.group, job.id, String(job.calls)],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
+    running.add(child);
     let report = "";
     child.stderr.setEncoding("utf8").on("data", (text: string) => (report += text));
     child.on("error", reject);
     child.on("close", (code) => {
+      running.delete(child);
       const instructions = collectedInstructions(report);
       if (code === 0 && instructions !== undefined) resolve(instructions);
       else reject(new Error(`${caseKey(job.group, job.id)} with ${job.calls} calls failed (exit ${String(code)}):\n${report.slice(-2000)}`));
@@ -63,7 +68,12 @@ async function worker(): Promise<void> {
     if (process.stderr.isTTY) process.stderr.write(`\r  counted ${done} of ${jobs.length} (${key}, ${job.calls} calls)\x1b[K`);
   }
 }
-await Promise.all(Array.from({ length: Math.max(1, Math.min(availableParallelism(), jobs.length)) }, worker));
+try {
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(availableParallelism(), jobs.length)) }, worker));
+} catch (error) {
+  for (const child of running) child.kill("SIGKILL");
+  throw error;
+}
 if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
 
 const perCall = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { formatCount, formatRatio, printTable } from "./format.js";
 import { GOALS, type GoalSpec } from "./goals.js";
 
-/**
+/*
  * What `npm run bench:instructions` reads and works out: valgrind's count of the instructions a
  * process ran, the cost of one call from two such counts, and the speed goals' ratios in
  * instructions. Instructions are not time (a cache miss or a slow division costs more than an
