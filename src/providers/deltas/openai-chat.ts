@@ -100,22 +100,24 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
       }
       let call = calls.get(piece.index);
       let carriedName: string | undefined;
-      const role = call === undefined ? "continues" : pieceRole(call, piece);
-      if (role === "names-next") {
-        call!.nextName = piece.name;
-        continue;
-      }
-      if (role === "begins-next") {
-        // Some servers (Ollama) send every call of a turn at index 0. An open call the next one
-        // interrupts has lost the rest of its text.
-        carriedName = call!.nextName;
-        if (!call!.done) {
-          call!.done = true;
-          yield call!.scanner.complete
-            ? { toolCallId: call!.toolCallId, done: true }
-            : failingDelta(context, PROVIDER, call!.toolCallId, undefined, "another tool call began at its index before its arguments were complete");
+      if (call !== undefined) {
+        const role = pieceRole(call, piece);
+        if (role === "names-next") {
+          call.nextName = piece.name;
+          continue;
         }
-        call = undefined;
+        if (role === "begins-next") {
+          // Some servers (Ollama) send every call of a turn at index 0. An open call the next one
+          // interrupts has lost the rest of its text.
+          carriedName = call.nextName;
+          if (!call.done) {
+            call.done = true;
+            yield call.scanner.complete
+              ? { toolCallId: call.toolCallId, done: true }
+              : failingDelta(context, PROVIDER, call.toolCallId, undefined, "another tool call began at its index before its arguments were complete");
+          }
+          call = undefined;
+        }
       }
       if (call !== last && last !== undefined && !last.done && last.scanner.complete) {
         last.done = true;
