@@ -253,7 +253,6 @@ interface ListedTool {
   readonly outputSchema: object | undefined;
 }
 
-
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_MAX_TOOLS = 1000;
 /** The longest `tools/list` cursor taken (they are kept to spot a listing that loops). */
