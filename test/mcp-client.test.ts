@@ -548,25 +548,20 @@ describe("registerMcpTools with a server that lists or answers what the SDK's ty
     expect(error).toBeInstanceOf(ToolArgumentsValidationError);
   });
 
-  it("answers a result holding a content item of a kind it does not know as the tool's result (it ran), with a line saying the item was left out", async () => {
-    const registry = new ToolRegistry({ cacheKey: "content" });
-    const client = await connectRaw({
-      list: () => '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}',
-      call: () => '{"content":[{"type":"text","text":"sent, id 42"},{"type":"video","uri":"x"}]}',
-    });
-    await registerMcpTools(registry, client);
-    const [result] = await registry.dispatchAll([toolCall("good", {})]);
-    expect(result).toMatchObject({ status: "ok" });
-    expect(JSON.stringify(result)).toContain("sent, id 42");
-    expect(JSON.stringify(result)).toContain("was left out");
-  });
-
   /** A registry with the raw server's one tool, `good`, whose every call is answered with `answer`. */
   async function answering(answer: string, list = '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}'): Promise<ToolRegistry> {
     const registry = new ToolRegistry({ cacheKey: "content" });
     await registerMcpTools(registry, await connectRaw({ list: () => list, call: () => answer }));
     return registry;
   }
+
+  it("answers a result holding a content item of a kind it does not know as the tool's result (it ran), with a line saying the item was left out", async () => {
+    const registry = await answering('{"content":[{"type":"text","text":"sent, id 42"},{"type":"video","uri":"x"}]}');
+    const [result] = await registry.dispatchAll([toolCall("good", {})]);
+    expect(result).toMatchObject({ status: "ok" });
+    expect(JSON.stringify(result)).toContain("sent, id 42");
+    expect(JSON.stringify(result)).toContain("was left out");
+  });
 
   it.each([
     ['"true"', '{"content":[{"type":"text","text":"quota exceeded"}],"isError":"true"}'],
@@ -598,12 +593,7 @@ describe("registerMcpTools with a server that lists or answers what the SDK's ty
   });
 
   it("keeps a __proto__ key of structuredContent", async () => {
-    const registry = new ToolRegistry({ cacheKey: "content" });
-    const client = await connectRaw({
-      list: () => '{"tools":[{"name":"good","inputSchema":{"type":"object"}}]}',
-      call: () => '{"content":[{"type":"text","text":"x"}],"structuredContent":{"__proto__":"kept","other":1}}',
-    });
-    await registerMcpTools(registry, client);
+    const registry = await answering('{"content":[{"type":"text","text":"x"}],"structuredContent":{"__proto__":"kept","other":1}}');
     const value = await registry.dispatch(toolCall("good", {}));
     expect(Object.keys(value as object)).toEqual(["__proto__", "other"]);
   });

@@ -3,7 +3,7 @@ import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
-import { isPlainObject } from "../objects.js";
+import { isPlainObject, isRecord } from "../objects.js";
 import { checkRegistry, positiveInteger } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
@@ -311,13 +311,9 @@ function listedTool(entry: unknown, prefix: string): ListedTool | McpSkippedTool
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return malformedTool("", prefix, "the listed tool is not an object");
   const { name, description, inputSchema, outputSchema } = entry as Record<string, unknown>;
   if (typeof name !== "string") return malformedTool("", prefix, 'its "name" is not a string');
-  if (!isSchemaObject(inputSchema)) return malformedTool(name, prefix, 'its "inputSchema" is not a JSON Schema object');
-  if (outputSchema !== undefined && !isSchemaObject(outputSchema)) return malformedTool(name, prefix, 'its "outputSchema" is not a JSON Schema object');
+  if (!isRecord(inputSchema)) return malformedTool(name, prefix, 'its "inputSchema" is not a JSON Schema object');
+  if (outputSchema !== undefined && !isRecord(outputSchema)) return malformedTool(name, prefix, 'its "outputSchema" is not a JSON Schema object');
   return { name, description: typeof description === "string" ? description : undefined, inputSchema, outputSchema };
-}
-
-function isSchemaObject(value: unknown): value is object {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function malformedTool(name: string, prefix: string, problem: string): McpSkippedTool {

@@ -254,9 +254,9 @@ class WorkBound {
     }
     for (const [node, count] of applied) {
       const schema = node as Node;
-      this.#steps += names.size * (1 + patternCount(schema)) + tupleLength;
       const properties = isRecord(schema.properties) ? schema.properties : undefined;
       const patterns = isRecord(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+      this.#steps += names.size * (1 + patterns.length) + tupleLength;
       for (const name of names) {
         const own = properties !== undefined && Object.hasOwn(properties, name);
         if (own) add(`p:${name}`, properties[name], count);
@@ -344,7 +344,6 @@ class WorkBound {
   }
 }
 
-
 /** See {@link WorkBound.discriminated}: `branches` resolved through their references. */
 function discriminated(branches: readonly unknown[]): boolean {
   const objects = branches.filter((branch) => !isLeafSchema(branch));
@@ -378,8 +377,3 @@ function discriminated(branches: readonly unknown[]): boolean {
 
 /** The keywords a branch told apart by its tag may have (and `additionalProperties` as a boolean): no subschema but its properties. */
 const TAGGED_BRANCH_KEYWORDS: ReadonlySet<string> = new Set(["type", "properties", "required", "title", "description", "$id", "$comment", "minProperties", "maxProperties"]);
-
-
-function patternCount(schema: Node): number {
-  return isRecord(schema.patternProperties) ? Object.keys(schema.patternProperties).length : 0;
-}

@@ -214,11 +214,12 @@ function namedTwice(root: object): string | undefined {
     const [value, depth] = pending.pop()!;
     if (typeof value !== "object" || value === null || depth > 2 * MAX_SCHEMA_DEPTH) continue;
     if (!Array.isArray(value)) {
+      let text: string | undefined;
       for (const keyword of ["$id", "$anchor"]) {
         const name = (value as Record<string, unknown>)[keyword];
         if (typeof name !== "string") continue;
         const key = `${keyword} ${JSON.stringify(name)}`;
-        const text = canonicalJson(value) ?? "";
+        text ??= canonicalJson(value) ?? "";
         if (names.has(key) && names.get(key) !== text) return key;
         names.set(key, text);
       }

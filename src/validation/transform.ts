@@ -49,7 +49,6 @@ import {
  * fixed order, so the same schema always compiles to the same code with the same externals.
  */
 
-
 /** Why the transform could not make a schema safe to run: each `pointer` names the offending keyword. */
 export class UnsafeSchemaError extends Error {
   override readonly name = "UnsafeSchemaError";
@@ -141,7 +140,6 @@ function hasNestedResources(document: Document): boolean {
   }
   return document.nestedResources;
 }
-
 
 /** The definition anywhere in the document whose key and `$id` are `name` (how TypeBox's `$ref: "Node"` resolves). */
 function definitionNamed(document: Document, name: string): Node | undefined {
@@ -251,7 +249,6 @@ function holdsReference(schema: unknown, document: Document): boolean {
   }
   return found;
 }
-
 
 /**
  * A schema that checks `subschema` with a validator of its own, in a fresh evaluation context:
