@@ -1,5 +1,5 @@
 import { timingOf, type TimedGroup } from "./groups.js";
-import { median } from "./measure.js";
+import { median, pairedRatio } from "./measure.js";
 
 /** A target on a measured ratio, whether this run met it, and whether the run can tell. */
 export interface Goal {
@@ -9,8 +9,8 @@ export interface Goal {
   readonly target: number;
   readonly pass: boolean;
   /**
-   * The ratio's spread between rounds, relative to it: the sum of its two
-   * cases' spreads (half the interquartile range of the rounds, over the median).
+   * The ratio's spread between rounds, relative to it: half the interquartile
+   * range of its rounds' ratios, over their median (see `pairedRatio`).
    */
   readonly spread: number;
   /**
@@ -83,8 +83,8 @@ export const GOALS: readonly GoalSpec[] = [
 ];
 
 /**
- * Each goal of `specs` on the run's groups: the ratio of the two cases'
- * medians, and its spread (the sum of theirs).
+ * Each goal of `specs` on the run's groups: the two cases' ratio round by
+ * round, its median and spread ({@link pairedRatio}).
  * @throws Error when a goal names a group or a case the run does not have
  */
 export function evaluateGoals(groups: readonly TimedGroup[], specs: readonly GoalSpec[] = GOALS): Goal[] {
@@ -93,7 +93,8 @@ export function evaluateGoals(groups: readonly TimedGroup[], specs: readonly Goa
     if (group === undefined) throw new Error(`goal "${spec.name}": no group ${spec.group}`);
     const numerator = timingOf(group, spec.numerator);
     const denominator = timingOf(group, spec.denominator);
-    return goal(spec.name, numerator.medianNs / denominator.medianNs, spec.comparison, spec.target, numerator.spread + denominator.spread);
+    const ratio = pairedRatio(numerator, denominator);
+    return goal(spec.name, ratio.value, spec.comparison, spec.target, ratio.spread);
   });
 }
 

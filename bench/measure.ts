@@ -37,6 +37,11 @@ export interface CaseTiming {
   readonly highNs: number;
   /** Operations per batch, calibrated during warm-up. */
   readonly iterations: number;
+  /**
+   * Each round's ns per operation, in round order: the cases of one group share their rounds, so
+   * a goal can pair them ({@link pairedRatio}). Absent from timings made before it was kept.
+   */
+  readonly samples?: readonly number[];
 }
 
 /** Where an interleaved measurement is, for a progress display: between batches, never during one. */
@@ -90,7 +95,36 @@ export function summarize(id: string, label: string, samples: readonly number[],
   const medianNs = quantile(sorted, 0.5);
   const lowNs = quantile(sorted, 0.25);
   const highNs = quantile(sorted, 0.75);
-  return { id, label, medianNs, spread: (highNs - lowNs) / 2 / medianNs, lowNs, highNs, iterations };
+  return { id, label, medianNs, spread: (highNs - lowNs) / 2 / medianNs, lowNs, highNs, iterations, samples: [...samples] };
+}
+
+/** A ratio of two cases and its relative spread. */
+export interface RatioEstimate {
+  readonly value: number;
+  readonly spread: number;
+}
+
+/** Rounds below which a paired ratio is not computed: too few ratios for quartiles. */
+const MIN_PAIRED_ROUNDS = 4;
+
+/**
+ * The ratio of two cases timed in the same rounds, round by round: the median of each round's
+ * ratio, and half the interquartile range of those ratios over that median. Load that slows a
+ * whole round (another process, the CPU's frequency, a collection between rounds) slows both cases
+ * of it and leaves its ratio alone, so the paired spread is what the ratio itself varies by,
+ * where the sum of the two cases' own spreads counts that shared load twice. Without paired
+ * rounds (too few, or timings from before rounds were kept), the ratio of the medians and the
+ * sum of the spreads.
+ */
+export function pairedRatio(numerator: CaseTiming, denominator: CaseTiming): RatioEstimate {
+  const above = numerator.samples;
+  const below = denominator.samples;
+  if (above === undefined || below === undefined || above.length !== below.length || above.length < MIN_PAIRED_ROUNDS) {
+    return { value: numerator.medianNs / denominator.medianNs, spread: numerator.spread + denominator.spread };
+  }
+  const ratios = above.map((ns, round) => ns / below[round]!).sort((a, b) => a - b);
+  const value = quantile(ratios, 0.5);
+  return { value, spread: (quantile(ratios, 0.75) - quantile(ratios, 0.25)) / 2 / value };
 }
 
 /**

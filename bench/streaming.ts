@@ -3,7 +3,7 @@ import { parse as partialJsonParse } from "partial-json";
 import { Compile } from "typebox/compile";
 import { ToolRegistry } from "../src/index.js";
 import { goal, type Goal } from "./goals.js";
-import { type BenchCase, type CaseTiming, measureInterleaved, type MeasureSettings, timeMs } from "./measure.js";
+import { type BenchCase, type CaseTiming, measureInterleaved, type MeasureSettings, pairedRatio, timeMs } from "./measure.js";
 import { repositoryPath } from "./paths.js";
 import { fileWritePayload, fixedDeltas, randomDeltas, type StreamingPayload, upsertPayload } from "./streaming-payloads.js";
 import { measureLatency, type LatencyResult } from "./streaming-latency.js";
@@ -140,9 +140,8 @@ async function perDeltaCost(payload: StreamingPayload, settings: MeasureSettings
 }
 
 function ratio(result: PayloadResult, numeratorId: string, denominatorId: string): [value: number, spread: number] {
-  const numerator = timingOf(result, numeratorId);
-  const denominator = timingOf(result, denominatorId);
-  return [numerator.medianNs / denominator.medianNs, numerator.spread + denominator.spread];
+  const { value, spread } = pairedRatio(timingOf(result, numeratorId), timingOf(result, denominatorId));
+  return [value, spread];
 }
 
 /** A case's timing in a payload's results. */

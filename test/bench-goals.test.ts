@@ -3,6 +3,14 @@ import { combineRuns, evaluateGoals, GOALS, goal, verdict } from "../bench/goals
 import { GOALS_LINE, goalsOf } from "../bench/goal-runs.js";
 import type { TimedGroup } from "../bench/groups.js";
 import { checkLine } from "../bench/report.js";
+import { type CaseTiming, quantile, summarize } from "../bench/measure.js";
+
+const SMALL_OBJECT = { name: "g", group: "small object", numerator: "dispatch", denominator: "reference", comparison: "<=", target: 0.7 } as const;
+
+/** A case's timing from its rounds' ns per operation. */
+function timing(id: string, samples: readonly number[]): CaseTiming {
+  return summarize(id, id, samples, 1);
+}
 
 describe("bench goals", () => {
   it("passes a ratio on the right side of its target", () => {
@@ -29,7 +37,26 @@ describe("bench goals", () => {
     expect(checkLine([met], true)).toEqual({ line: "--check failed: of 1 goals, a --quick run is too short to trust", ok: false });
   });
 
-  it("takes each goal's ratio from two cases of one group, with the sum of their spreads", () => {
+  it("pairs a goal's two cases round by round: load that slows a whole round leaves the ratio and its spread alone", () => {
+    // Every round slowed by its own factor (1x to 1.9x), both cases alike: each case spreads widely, the ratio not at all.
+    const load = [1, 1.5, 1.2, 1.9, 1.1, 1.4, 1.7, 1.3];
+    const dispatch = timing("dispatch", load.map((factor) => 60 * factor));
+    const reference = timing("reference", load.map((factor) => 100 * factor));
+    expect(dispatch.spread).toBeGreaterThan(0.1);
+    const [paired] = evaluateGoals([{ id: "small object", title: "t", timings: [dispatch, reference] }], [SMALL_OBJECT]);
+    expect(paired!.value).toBeCloseTo(0.6);
+    expect(paired!.spread).toBeCloseTo(0);
+    expect(paired!.trusted).toBe(true);
+    // The same medians, but the ratio itself moves from round to round: its spread is the ratios' own.
+    const ratios = [0.5, 0.6, 0.7, 0.55, 0.65, 0.6, 0.62, 0.58];
+    const moving = timing("dispatch", ratios.map((ratio) => 100 * ratio));
+    const [unpaired] = evaluateGoals([{ id: "small object", title: "t", timings: [moving, timing("reference", ratios.map(() => 100))] }], [SMALL_OBJECT]);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    expect(unpaired!.value).toBeCloseTo(0.6);
+    expect(unpaired!.spread).toBeCloseTo((quantile(sorted, 0.75) - quantile(sorted, 0.25)) / 2 / 0.6);
+  });
+
+  it("without paired rounds, takes each goal's ratio from two cases' medians, with the sum of their spreads", () => {
     const group: TimedGroup = {
       id: "small object",
       title: "small schema, object arguments",
