@@ -1,4 +1,4 @@
-import { MAX_COMPILED_NESTING, MAX_INLINE_ENUM, MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
+import { MAX_COMPILED_NESTING, MAX_INLINE_ENUM, MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, subschemaKeywordsOf } from "./keywords.js";
 import { compilePattern, isNativeLinearPattern } from "./patterns.js";
 import { appendSegment } from "./pointer.js";
 import { SchemaReferences } from "./references.js";
@@ -155,13 +155,15 @@ function listLengths(node: Readonly<Record<string, unknown>>): number {
 /** The subschemas directly under `node`, with the keyword that holds each. */
 function childSchemas(node: Readonly<Record<string, unknown>>): Array<{ keyword: string; node: object }> {
   const children: Array<{ keyword: string; node: object }> = [];
+  const present = subschemaKeywordsOf(node);
+  if (present.length === 0) return children;
   const add = (keyword: string, value: unknown): void => {
     if (typeof value === "object" && value !== null && !Array.isArray(value)) children.push({ keyword, node: value });
   };
-  for (const keyword of SUBSCHEMA_KEYWORDS) if (Object.hasOwn(node, keyword)) add(keyword, node[keyword]);
-  for (const keyword of SUBSCHEMA_LIST_KEYWORDS) if (Object.hasOwn(node, keyword) && Array.isArray(node[keyword])) for (const item of node[keyword] as unknown[]) add(keyword, item);
+  for (const keyword of SUBSCHEMA_KEYWORDS) if (present.includes(keyword)) add(keyword, node[keyword]);
+  for (const keyword of SUBSCHEMA_LIST_KEYWORDS) if (present.includes(keyword) && Array.isArray(node[keyword])) for (const item of node[keyword] as unknown[]) add(keyword, item);
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
-    const map = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
+    const map = present.includes(keyword) ? node[keyword] : undefined;
     if (typeof map === "object" && map !== null && !Array.isArray(map)) for (const item of Object.values(map)) add(keyword, item);
   }
   return children;

@@ -25,6 +25,24 @@ export const SUBSCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"
 /** Keywords whose value maps names to subschemas (`dependencies` too, where a value is a schema rather than a list of names). */
 export const SUBSCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "dependencies", "dependentSchemas", "patternProperties", "properties"] as const;
 
+/** Every keyword whose value holds subschemas, whatever its form. */
+const CHILD_KEYWORDS: ReadonlySet<string> = new Set<string>([...SUBSCHEMA_KEYWORDS, ...SUBSCHEMA_LIST_KEYWORDS, ...SUBSCHEMA_MAP_KEYWORDS]);
+
+/**
+ * The own keywords of `schema` that hold subschemas ({@link SUBSCHEMA_KEYWORDS},
+ * {@link SUBSCHEMA_LIST_KEYWORDS}, {@link SUBSCHEMA_MAP_KEYWORDS}), in its key order; empty for a
+ * leaf. Its few own names are read once, where looking each keyword up on it costs a call per keyword
+ * (about 20), and most subschemas are leaves.
+ */
+export function subschemaKeywordsOf(schema: Readonly<Record<string, unknown>>): readonly string[] {
+  let found: string[] | undefined;
+  // Every own name, enumerable or not: a snapshot keeps a non-enumerable keyword, and TypeBox reads it.
+  for (const key of Object.getOwnPropertyNames(schema)) if (CHILD_KEYWORDS.has(key)) (found ??= []).push(key);
+  return found ?? NO_KEYWORDS;
+}
+
+const NO_KEYWORDS: readonly string[] = Object.freeze([]);
+
 /** Whether `schema` checks its value alone: it holds no subschema and no reference (a type, a `const`, an `enum`, bounds). */
 export function isLeafSchema(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return true;

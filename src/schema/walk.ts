@@ -1,4 +1,4 @@
-import { MAX_SCHEMA_DEPTH, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
+import { MAX_SCHEMA_DEPTH, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, subschemaKeywordsOf } from "./keywords.js";
 import { appendSegment } from "./pointer.js";
 
 /** A schema object met by {@link walkSchema}, with its JSON Pointer in the root schema and its depth. */
@@ -28,18 +28,22 @@ export function walkSchema(root: unknown, visit: SchemaVisitor, maxDepth = MAX_S
     seen.add(node);
     const schema = node as Record<string, unknown>;
     visit(schema, pointer, depth);
+    // Most subschemas are leaves (a type and its bounds): their few keys are read once, rather
+    // than every subschema keyword looked up on each (a third of a new tool's walks).
+    const present = subschemaKeywordsOf(schema);
+    if (present.length === 0) continue;
     const children: Array<[unknown, string]> = [];
     for (const keyword of SUBSCHEMA_KEYWORDS) {
-      if (Object.hasOwn(schema, keyword) && !Array.isArray(schema[keyword])) children.push([schema[keyword], appendSegment(pointer, keyword)]);
+      if (present.includes(keyword) && !Array.isArray(schema[keyword])) children.push([schema[keyword], `${pointer}/${keyword}`]);
     }
     for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
-      const list = Object.hasOwn(schema, keyword) ? schema[keyword] : undefined;
-      if (Array.isArray(list)) list.forEach((item, index) => children.push([item, appendSegment(appendSegment(pointer, keyword), index)]));
+      const list = present.includes(keyword) ? schema[keyword] : undefined;
+      if (Array.isArray(list)) list.forEach((item, index) => children.push([item, `${pointer}/${keyword}/${index}`]));
     }
     for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
-      const map = Object.hasOwn(schema, keyword) ? schema[keyword] : undefined;
+      const map = present.includes(keyword) ? schema[keyword] : undefined;
       if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
-      for (const key of Object.keys(map)) children.push([(map as Record<string, unknown>)[key], appendSegment(appendSegment(pointer, keyword), key)]);
+      for (const key of Object.keys(map)) children.push([(map as Record<string, unknown>)[key], appendSegment(`${pointer}/${keyword}`, key)]);
     }
     // Reversed onto the stack, so that siblings are visited in document order.
     for (let index = children.length - 1; index >= 0; index--) pending.push([children[index]![0], children[index]![1], depth + 1]);

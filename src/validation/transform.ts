@@ -1,6 +1,6 @@
 import { MAX_INLINE_ENUM } from "../schema/keywords.js";
 import { Compile, type Validator } from "typebox/compile";
-import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
+import { MAX_SCHEMA_DEPTH, REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, subschemaKeywordsOf } from "../schema/keywords.js";
 import { compilePattern } from "../schema/patterns.js";
 import { appendSegment, refSegments } from "../schema/pointer.js";
 import { walkSchema } from "../schema/walk.js";
@@ -161,35 +161,39 @@ function transformNode(node: unknown, pointer: string, depth: number, done: Map<
   // A cycle back to a node in progress keeps the original there.
   done.set(node, node);
   const changes = new Map<string, unknown>();
-  for (const keyword of ISOLATED_KEYWORDS) {
-    const subschema = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-    if (isSchemaObject(subschema) && Object.keys(subschema).length > 0) {
-      changes.set(keyword, isolated(subschema, keyword, appendSegment(pointer, keyword), problems, document));
+  // A leaf (most subschemas) has no subschema to transform.
+  const present = subschemaKeywordsOf(node);
+  if (present.length > 0) {
+    for (const keyword of ISOLATED_KEYWORDS) {
+      const subschema = present.includes(keyword) ? node[keyword] : undefined;
+      if (isSchemaObject(subschema) && Object.keys(subschema).length > 0) {
+        changes.set(keyword, isolated(subschema, keyword, appendSegment(pointer, keyword), problems, document));
+      }
     }
-  }
-  for (const keyword of SUBSCHEMA_KEYWORDS) {
-    if (!Object.hasOwn(node, keyword) || !isSchemaObject(node[keyword]) || changes.has(keyword)) continue;
-    const child = transformNode(node[keyword], appendSegment(pointer, keyword), depth + 1, done, problems, document);
-    if (child !== node[keyword]) changes.set(keyword, child);
-  }
-  for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
-    const list = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-    if (!Array.isArray(list)) continue;
-    const children = list.map((item, index) => transformNode(item, appendSegment(appendSegment(pointer, keyword), index), depth + 1, done, problems, document));
-    if (children.some((child, index) => child !== list[index])) changes.set(keyword, children);
-  }
-  for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
-    const map = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-    if (!isSchemaObject(map)) continue;
-    let copy: Node | undefined;
-    for (const key of Object.keys(map)) {
-      const child = transformNode(map[key], appendSegment(appendSegment(pointer, keyword), key), depth + 1, done, problems, document);
-      if (child === map[key]) continue;
-      copy ??= copyObject(map);
-      // A property may be called `__proto__`: define it, never assign it.
-      defineOwn(copy, key, child);
+    for (const keyword of SUBSCHEMA_KEYWORDS) {
+      if (!present.includes(keyword) || !isSchemaObject(node[keyword]) || changes.has(keyword)) continue;
+      const child = transformNode(node[keyword], appendSegment(pointer, keyword), depth + 1, done, problems, document);
+      if (child !== node[keyword]) changes.set(keyword, child);
     }
-    if (copy !== undefined) changes.set(keyword, copy);
+    for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
+      const list = present.includes(keyword) ? node[keyword] : undefined;
+      if (!Array.isArray(list)) continue;
+      const children = list.map((item, index) => transformNode(item, appendSegment(appendSegment(pointer, keyword), index), depth + 1, done, problems, document));
+      if (children.some((child, index) => child !== list[index])) changes.set(keyword, children);
+    }
+    for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
+      const map = present.includes(keyword) ? node[keyword] : undefined;
+      if (!isSchemaObject(map)) continue;
+      let copy: Node | undefined;
+      for (const key of Object.keys(map)) {
+        const child = transformNode(map[key], appendSegment(appendSegment(pointer, keyword), key), depth + 1, done, problems, document);
+        if (child === map[key]) continue;
+        copy ??= copyObject(map);
+        // A property may be called `__proto__`: define it, never assign it.
+        defineOwn(copy, key, child);
+      }
+      if (copy !== undefined) changes.set(keyword, copy);
+    }
   }
   const reordered = referencesLast((changes.get("properties") ?? node.properties) as unknown, document);
   if (reordered !== undefined) changes.set("properties", reordered);
