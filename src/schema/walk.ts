@@ -28,8 +28,8 @@ export function walkSchema(root: unknown, visit: SchemaVisitor, maxDepth = MAX_S
     seen.add(node);
     const schema = node as Record<string, unknown>;
     visit(schema, pointer, depth);
-    // Most subschemas are leaves (a type and its bounds): their few keys are read once, rather
-    // than every subschema keyword looked up on each (a third of a new tool's walks).
+    // Most subschemas are leaves (a type and its bounds): their few names are read once, rather
+    // than each of about 20 subschema keywords looked up on them.
     const present = subschemaKeywordsOf(schema);
     if (present.length === 0) continue;
     const children: Array<[unknown, string]> = [];
