@@ -4,6 +4,8 @@ import { Type, type TSchema } from "../src/index.js";
 import { ValidatorCache } from "../src/validation/cache.js";
 import { CopyRefusal, copyArguments } from "../src/validation/copy.js";
 import { fusedFromSource, fusedSource } from "../src/validation/fused.js";
+import { fusedPrivateCopy } from "../src/validation/arguments.js";
+import type { ToolArgumentsValidationError } from "../src/errors.js";
 import { argumentsArbitrary, schemaArbitrary, shapedArgumentsArbitrary } from "./support/schema-arbitraries.js";
 
 type Outcome = { refused: string } | { copy: unknown; valid: boolean };
@@ -190,6 +192,31 @@ describe("the fused copy-and-check", () => {
     expect(Object.keys(fused.copy)).toEqual(["0", "z", "b", "__proto__", "a"]);
     expect(Object.getPrototypeOf(fused.copy)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(fused.copy, "__proto__")?.value).toBe("p");
+  });
+
+  it("refuses arguments that are not plain data at the root, as the plain path does, and takes a null prototype", () => {
+    const schema = Type.Object({ path: Type.String() });
+    const fused = fusedFromSource(fusedSource(schema)!);
+    const rootOf = (value: unknown): string => {
+      try {
+        fusedPrivateCopy("read", fused, value, { invalid: false, unchecked: false });
+        return "copied";
+      } catch (error) {
+        return (error as ToolArgumentsValidationError).issues.join();
+      }
+    };
+    class Arguments {
+      path = "a";
+    }
+    const { proxy, revoke } = Proxy.revocable({ path: "a" }, {});
+    revoke();
+    const notPlain = [new Arguments(), Object.assign(Object.create({ inherited: 1 }) as object, { path: "a" }), ["a"], new Date(0), proxy, "text", null];
+    for (const value of notPlain) expect(rootOf(value)).toBe("/: arguments must be a plain object");
+    expect(rootOf(Object.assign(Object.create(null) as object, { path: "a" }))).toBe("copied");
+    expect(rootOf(new Proxy({ path: "a" }, {}))).toBe("copied");
+    // Seen by the function with one layout many times (optimized on it), then with another.
+    for (let index = 0; index < 20_000; index++) expect(fused({ path: "a" }, { invalid: false, unchecked: false })).toEqual({ path: "a" });
+    expect(rootOf(new Arguments())).toBe("/: arguments must be a plain object");
   });
 
   it("is not made for a schema whose root it cannot check: the plain path stays", () => {

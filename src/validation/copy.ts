@@ -97,7 +97,7 @@ export function enterObject(value: object, depth: number, parent: PathLink | und
 }
 
 /** Whether `value` has the prototype of plain data (`Object.prototype` or `null`); the fast copy copies it key by key. */
-export function hasPlainPrototype(value: object): boolean {
+function hasPlainPrototype(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }

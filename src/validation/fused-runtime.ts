@@ -7,7 +7,6 @@ import {
   copyNested,
   copyPrimitive,
   enterObject,
-  hasPlainPrototype,
   HoleFound,
   holeAt,
   MAX_FAST_ARRAY_LENGTH,
@@ -42,6 +41,9 @@ function singleLine(text: string): boolean {
   return true;
 }
 
+/** What a fused function returns for arguments that are not plain data: compared by identity, never a copy. */
+export const NOT_PLAIN: Record<string, unknown> = Object.freeze({});
+
 /**
  * The functions the generated fused code calls: the plain copy's own steps (so that the copy is
  * the same, step for step), and the checks it cannot write inline. Modules written by
@@ -55,11 +57,11 @@ export const FUSED_HELPERS = Object.freeze({
   copyPrimitive,
   defineOwn,
   enterObject,
-  hasPlainPrototype,
   holeAt,
   isMultipleOf,
   maxFastArrayLength: MAX_FAST_ARRAY_LENGTH,
   namingSegment,
+  notPlain: NOT_PLAIN,
   recoverFastCopy,
   singleLine,
 });
