@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { subschemaKeywordsOf } from "../src/schema/keywords.js";
+import { isLeafSchema, subschemaKeywordsOf } from "../src/schema/keywords.js";
 import { walkSchema } from "../src/schema/walk.js";
 
 function visited(root: unknown): string[] {
@@ -38,5 +38,17 @@ describe("subschemaKeywordsOf", () => {
     expect(subschemaKeywordsOf({ type: "string", minLength: 1 })).toEqual([]);
     expect(subschemaKeywordsOf({ required: ["a"], properties: {}, type: "object", allOf: [] })).toEqual(["properties", "allOf"]);
     expect(subschemaKeywordsOf(Object.create({ properties: {} }) as Record<string, unknown>)).toEqual([]);
+  });
+});
+
+describe("isLeafSchema", () => {
+  it("holds for a schema with no subschema and no reference, and for anything that is not an object", () => {
+    expect(isLeafSchema({ type: "integer", minimum: 0 })).toBe(true);
+    expect(isLeafSchema(true)).toBe(true);
+    expect(isLeafSchema({ $ref: "#/$defs/a" })).toBe(false);
+    expect(isLeafSchema({ items: { type: "string" } })).toBe(false);
+    const hidden = { type: "object" };
+    Object.defineProperty(hidden, "properties", { value: {}, enumerable: false });
+    expect(isLeafSchema(hidden)).toBe(false);
   });
 });

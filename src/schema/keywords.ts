@@ -46,10 +46,8 @@ const NO_KEYWORDS: readonly string[] = Object.freeze([]);
 /** Whether `schema` checks its value alone: it holds no subschema and no reference (a type, a `const`, an `enum`, bounds). */
 export function isLeafSchema(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return true;
-  for (const keywords of [REFERENCE_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS]) {
-    for (const keyword of keywords) if (Object.hasOwn(schema, keyword)) return false;
-  }
-  return true;
+  const node = schema as Readonly<Record<string, unknown>>;
+  return subschemaKeywordsOf(node).length === 0 && !REFERENCE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword));
 }
 
 /** Keywords that describe and never constrain: any schema may carry them. */
