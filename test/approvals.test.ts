@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   callFingerprint,
@@ -15,7 +12,7 @@ import {
   type RegisterOptions,
   type ToolRegistryOptions,
 } from "../src/index.js";
-import { FileLedger } from "./support/file-ledger.js";
+import { FileLedger, temporaryLedgerPath } from "./support/file-ledger.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 const SECRET = "a test secret of at least thirty-two bytes";
@@ -198,7 +195,7 @@ describe("an approval token", () => {
   });
 
   it("survives JSON, a restart and a new registry with the same secret and a persistent ledger, and stays one use", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "approvals-")), "ledger.json");
+    const path = temporaryLedgerPath();
     const first = payRegistry(undefined, { ledger: new FileLedger(path) });
     const stored = JSON.stringify(await requestOf(first.registry));
     const token = JSON.parse(JSON.stringify(await first.registry.approve(JSON.parse(stored) as ApprovalRequest))) as string;

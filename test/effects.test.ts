@@ -1,9 +1,6 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { MemoryLedger, ToolLedgerError, ToolRegistry, ToolTimeoutError, Type, type RegisterOptions, type ToolSuccess } from "../src/index.js";
-import { failingLedger, FileLedger } from "./support/file-ledger.js";
+import { failingLedger, FileLedger, temporaryLedgerPath } from "./support/file-ledger.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 const payParameters = Type.Object({ invoice: Type.String(), amount: Type.Number() });
@@ -115,7 +112,7 @@ describe("a once tool", () => {
   });
 
   it("replays across a restart with a persistent ledger", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.json");
+    const path = temporaryLedgerPath();
     const before = payRegistry({ effects: "once" }, { ledger: new FileLedger(path) });
     await before.registry.dispatch(call("a"));
     const after = payRegistry({ effects: "once" }, { ledger: new FileLedger(path) });

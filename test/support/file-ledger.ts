@@ -1,5 +1,15 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../../src/index.js";
+
+/** A path for a {@link FileLedger}'s file in a folder of its own, removed when the current test finishes. */
+export function temporaryLedgerPath(): string {
+  const folder = mkdtempSync(join(tmpdir(), "ttr-ledger-"));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  return join(folder, "ledger.json");
+}
 
 /** A ledger kept in one JSON file: what a restarted process finds again. */
 export class FileLedger implements LedgerStore {
