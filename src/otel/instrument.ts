@@ -156,6 +156,15 @@ class ToolCallTracing implements CallObserver {
 }
 
 /**
+ * A tracing observer kept for the life of the module: V8 drops a class's object layouts once no
+ * instance of it is left, and with them the optimized code built on them (see
+ * `WALK_LAYOUT_KEEPER`). Without it, a registry whose tracing was stopped and started again
+ * across a full garbage collection deoptimized `dispatch` at its first call, at the check of
+ * its observers.
+ */
+export const TRACING_LAYOUT_KEEPER: CallObserver = new ToolCallTracing({});
+
+/**
  * Errors whose message is the library's own text: names, limits, schema words and issue lines,
  * never an argument value nor a handler's text. (A handler's failure, `ToolExecutionError`, says
  * what the handler threw; a timeout's and an abort's subclasses do not.)
