@@ -1,8 +1,10 @@
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type, type TSchema } from "../src/index.js";
 import { prepareCall, type RegisteredTool } from "../src/dispatch/prepare.js";
 import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
-import { FUSED_FROM_USE, ValidatorCache } from "../src/validation/cache.js";
+import { FUSED_FROM_USE, ValidatorCache, type ValidatorSlot, validatorSlot } from "../src/validation/cache.js";
 import { readTool, toolCall } from "./support/fixtures.js";
 
 function schemaWithId(id: number): TSchema {
@@ -92,7 +94,7 @@ describe("the validator cache of a registry", () => {
   it("counts only calls with object arguments as uses of the fused copy-and-check, never JSON text, which is parsed", () => {
     const parameters = Type.Object({ path: Type.String() });
     const entry = new ValidatorCache().get("read", parameters);
-    const tool: RegisteredTool = { name: "read", definition: { name: "read", description: "", parameters }, handler: () => 1, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined };
+    const tool: RegisteredTool = { name: "read", definition: { name: "read", description: "", parameters }, handler: () => 1, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined, validatorSlot: validatorSlot() };
     const context = { tools: new Map([["read", tool]]), validator: () => entry, maxArgumentBytes: 1024, onRepair: undefined, failures: new RepeatedFailures() };
     for (let call = 0; call < 2 * FUSED_FROM_USE; call++) expect(prepareCall({ name: "read", shownName: "read", id: "c", arguments: '{"path":"a"}' }, context).args).toEqual({ path: "a" });
     for (let use = 1; use < FUSED_FROM_USE; use++) expect(entry.fused).toBeUndefined();
@@ -104,6 +106,102 @@ describe("the validator cache of a registry", () => {
     await registry.dispatch(toolCall("read", { path: "a" }));
     expect(registry.compileStats().compileMs).toBeGreaterThan(0);
     expect(registry.compileStats()).toMatchObject({ codeGeneration: true, interpreted: 0 });
+  });
+});
+
+describe("a tool's validator slot", () => {
+  const schemas = { a: schemaWithId(1), b: schemaWithId(2), c: schemaWithId(3) };
+
+  it("answers the tool's later uses without a lookup, each counted as a hit", () => {
+    const cache = new ValidatorCache(4);
+    const slot = validatorSlot();
+    const first = cache.getFor(slot, "a", schemas.a);
+    expect(cache.getFor(slot, "a", schemas.a)).toBe(first);
+    expect(cache.getFor(slot, "a", schemas.a)).toBe(first);
+    expect(slot.validator).toBe(first);
+    expect(cache.stats()).toMatchObject({ size: 1, misses: 1, hits: 2 });
+  });
+
+  it("lets the cache evict what it would have had every use been a lookup, in the order of the uses", () => {
+    const cache = new ValidatorCache(2);
+    const slots = { a: validatorSlot(), b: validatorSlot(), c: validatorSlot() };
+    const use = (name: "a" | "b" | "c") => cache.getFor(slots[name], name, schemas[name]);
+    // a then b enter the cache; then uses through the slots alone: a, b, a. The least recent is b,
+    // though a was first used through its slot before b was.
+    use("a");
+    use("b");
+    use("a");
+    use("b");
+    use("a");
+    use("c");
+    expect(cache.stats()).toMatchObject({ size: 2, misses: 3, evictions: 1 });
+    expect(slots.b.validator).toBeUndefined();
+    expect(slots.a.validator).toBeDefined();
+    use("a");
+    expect(cache.stats()).toMatchObject({ misses: 3 });
+    use("b");
+    expect(cache.stats()).toMatchObject({ misses: 4, evictions: 2 });
+  });
+
+  it("counts a use after a lookup of another schema (an output schema's, say) as the latest", () => {
+    const cache = new ValidatorCache(2);
+    const slot = validatorSlot();
+    cache.getFor(slot, "a", schemas.a);
+    cache.get("b", schemas.b);
+    cache.getFor(slot, "a", schemas.a);
+    cache.get("c", schemas.c);
+    expect(slot.validator).toBeDefined();
+    cache.get("b", schemas.b);
+    expect(cache.stats()).toMatchObject({ misses: 4, evictions: 2 });
+  });
+
+  it("is emptied when its validator leaves the cache, so that no tool keeps an evicted validator", () => {
+    const cache = new ValidatorCache(1);
+    const slots = [validatorSlot(), validatorSlot()];
+    cache.getFor(slots[0]!, "a", schemas.a);
+    cache.getFor(slots[1]!, "b", schemas.b);
+    expect(slots[0]!.validator).toBeUndefined();
+    expect(slots[1]!.validator).toBeDefined();
+  });
+
+  it("fills every slot of a shared schema, and empties them all at its eviction", () => {
+    const cache = new ValidatorCache(1);
+    const slots = [validatorSlot(), validatorSlot()];
+    const shared = cache.getFor(slots[0]!, "a", schemas.a);
+    expect(cache.getFor(slots[1]!, "cat", schemas.a)).toBe(shared);
+    cache.get("b", schemas.b);
+    expect(slots.map((slot) => slot.validator)).toEqual([undefined, undefined]);
+  });
+
+  it("once released, is not kept by the cache, whose validator stays cached for the tools that share it", async () => {
+    const cache = new ValidatorCache(2);
+    let slot: ValidatorSlot | undefined = validatorSlot();
+    cache.getFor(slot, "a", schemas.a);
+    cache.getFor(slot, "a", schemas.a);
+    const released = new WeakRef(slot);
+    cache.release(slot);
+    slot = undefined;
+    // A WeakRef's target lives at least until the end of the job that made it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(released.deref()).toBeUndefined();
+    cache.get("a", schemas.a);
+    expect(cache.stats()).toMatchObject({ size: 1, misses: 1 });
+  });
+
+  it("once released, is no longer filled in, and the uses made before count in the cache's order", () => {
+    const cache = new ValidatorCache(2);
+    const slots = { a: validatorSlot(), b: validatorSlot() };
+    cache.getFor(slots.a, "a", schemas.a);
+    cache.getFor(slots.b, "b", schemas.b);
+    cache.getFor(slots.a, "a", schemas.a);
+    cache.release(slots.a);
+    expect(slots.a).toMatchObject({ validator: undefined, key: undefined });
+    // a was used after b: c evicts b, and a (another tool may share its schema) stays cached.
+    cache.get("c", schemas.c);
+    expect(slots.b.validator).toBeUndefined();
+    cache.get("a", schemas.a);
+    expect(cache.stats()).toMatchObject({ size: 2, misses: 3, evictions: 1 });
   });
 });
 
@@ -162,3 +260,9 @@ describe("ValidatorCache with the content key", () => {
     expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 1 });
   });
 });
+
+/** A full garbage collection, in a test runner started without --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}

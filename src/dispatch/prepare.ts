@@ -4,7 +4,7 @@ import { ROOT_ISSUES } from "../text/issues.js";
 import { suggestNames } from "../text/suggest.js";
 import { CheckOutcome, checkValue, fusedPrivateCopy, parsedArguments, privateCopy, refusalIssues, repairAndCheck } from "../validation/arguments.js";
 import type { FusedState } from "../validation/fused-runtime.js";
-import type { CompiledValidator } from "../validation/cache.js";
+import type { CompiledValidator, ValidatorSlot } from "../validation/cache.js";
 import type { ArgumentRepair, ToolDefinition, ToolHandler } from "../types.js";
 import { type CallFields, UNREADABLE } from "./call-fields.js";
 import type { ToolPolicy } from "../policy/policy.js";
@@ -23,6 +23,8 @@ export interface RegisteredTool extends RefusedTool {
   readonly policy: ToolPolicy | undefined;
   /** The options it was registered with, as given (checked), frozen. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Where the registry's validator cache keeps its `parameters` validator between its calls. */
+  readonly validatorSlot: ValidatorSlot;
 }
 
 /** A call ready to run: its tool, its id, and the private, checked value of its arguments. */

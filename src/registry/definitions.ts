@@ -6,6 +6,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import { assertSoundSchema } from "../schema/soundness.js";
+import { validatorSlot } from "../validation/cache.js";
 import { isolationProblems } from "../validation/transform.js";
 import type { RegisteredTool } from "../dispatch/prepare.js";
 import { type ExecutionOptions, toolPolicy } from "../policy/policy.js";
@@ -51,7 +52,7 @@ export class ToolDefinitions {
     const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));
     const policy = toolPolicy(name, options, outputSchema);
     const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
-    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }), lastRefusal: undefined };
+    return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }), lastRefusal: undefined, validatorSlot: validatorSlot() };
   }
 
   /** The snapshot of an `outputSchema`, its problems marked as the output schema's. */

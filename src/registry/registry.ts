@@ -178,7 +178,7 @@ export class ToolRegistry {
     const validators = this.#validators;
     this.#prepareContext = {
       tools: this.#tools,
-      validator: (tool: RegisteredTool): CompiledValidator => validators.get(tool.name, tool.definition.parameters),
+      validator: (tool: RegisteredTool): CompiledValidator => validators.getFor(tool.validatorSlot, tool.name, tool.definition.parameters),
       maxArgumentBytes: positiveInteger("maxArgumentBytes", options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES),
       onRepair: optionalFunction<(report: RepairReport) => void>("onRepair", options.onRepair),
       failures: this.#failures,
@@ -226,7 +226,10 @@ export class ToolRegistry {
   /** Removes a tool; returns whether it was registered. */
   unregister(name: string): boolean {
     const tool = this.#tools.get(name);
-    if (tool !== undefined) this.#failures.forget(tool);
+    if (tool !== undefined) {
+      this.#failures.forget(tool);
+      this.#validators.release(tool.validatorSlot);
+    }
     const removed = this.#tools.delete(name);
     if (removed && this.#changeListeners !== undefined) this.#changed("unregister", name);
     return removed;

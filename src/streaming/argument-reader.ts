@@ -5,7 +5,7 @@ import { ToolArgumentsValidationError } from "../errors.js";
 import { type Issue, issueLines, MAX_ISSUES, ROOT_ISSUES } from "../text/issues.js";
 import type { ToolCallContent } from "../types.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES, parsedArguments } from "../validation/arguments.js";
-import type { CompiledValidator } from "../validation/cache.js";
+import { type CompiledValidator, validatorSlot } from "../validation/cache.js";
 import { IncrementalJsonParser, LAYOUT_SAMPLE } from "./incremental-json.js";
 import { type PlanSet, plansOf } from "./plan-sets.js";
 import { type IssueSink, PrefixChecker } from "./prefix-checker.js";
@@ -222,7 +222,7 @@ export const READER_LAYOUT_KEEPER: ArgumentReader = layoutKeeper();
 
 function layoutKeeper(): ArgumentReader {
   const parameters = { type: "object", properties: { k: { type: "string" } } } as unknown as RegisteredTool["definition"]["parameters"];
-  const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined };
+  const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined, validatorSlot: validatorSlot() };
   // Never asked to check: only its layout is wanted.
   const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true, fused: undefined, compile: () => undefined };
   const reader = new ArgumentReader(tool, { tools: new Map(), validator: () => validator, maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES, onRepair: undefined, failures: new RepeatedFailures() }, { toolCallId: "" });

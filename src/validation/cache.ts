@@ -46,6 +46,25 @@ export interface CompiledValidator {
 export type SchemaRole = "parameters" | "outputSchema";
 
 /**
+ * Where a caller of {@link ValidatorCache.getFor} (a registered tool) keeps the validator it was
+ * given, so that its next calls need not look it up: the cache fills it in and empties it when the
+ * validator leaves the cache. Make it with {@link validatorSlot}; only the cache writes it.
+ */
+export interface ValidatorSlot {
+  /** The validator while it is cached; `undefined` before the first use and after its eviction. */
+  validator: CompiledValidator | undefined;
+  /** The validator's key in the cache. */
+  key: object | string | undefined;
+  /** When the slot's validator was last used, on the cache's clock of uses. */
+  lastUse: number;
+}
+
+/** An empty {@link ValidatorSlot}. */
+export function validatorSlot(): ValidatorSlot {
+  return { validator: undefined, key: undefined, lastUse: 0 };
+}
+
+/**
  * How validators are keyed:
  * - `"identity"`: by the schema object; tools sharing one schema object share one validator.
  * - `"content"`: by the schema's canonical JSON text, so that structurally identical
@@ -82,6 +101,16 @@ export class ValidatorCache {
   #interpreted = 0;
   #lastKey: object | string | undefined;
   #lastValidator: CompiledValidator | undefined;
+  /** The slots holding each cached key's validator, emptied when it leaves the cache. */
+  readonly #slots = new Map<object | string, Set<ValidatorSlot>>();
+  /** Slots used since the LRU last heard of their uses, to be replayed in order before it next reorders. */
+  #pending: ValidatorSlot[] = [];
+  /** Counts uses through slots, for their order. */
+  #clock = 0;
+  /** The clock when the pending uses were last replayed: a slot used since then is pending. */
+  #replayedAt = 0;
+  /** The slot used last, when nothing has asked the LRU since: its next use changes no order. */
+  #lastSlot: ValidatorSlot | undefined;
 
   /** @param max the bound: a positive integer, or `Infinity` for no bound. */
   constructor(max: number = DEFAULT_CACHE_SIZE, options: ValidatorCacheOptions = {}) {
@@ -95,6 +124,11 @@ export class ValidatorCache {
     const onDispose = (_value: CompiledValidator, key: object | string, reason: LRUCache.DisposeReason): void => {
       if (reason === "evict") this.#evictions++;
       if (key === this.#lastKey) this.#lastValidator = undefined;
+      const slots = this.#slots.get(key);
+      if (slots !== undefined) {
+        for (const slot of slots) slot.validator = undefined;
+        this.#slots.delete(key);
+      }
     };
     this.#validators =
       max === Infinity
@@ -109,6 +143,9 @@ export class ValidatorCache {
    * @throws ToolDefinitionError when the schema cannot compile.
    */
   get(toolName: string, schema: TSchema, role: SchemaRole = "parameters"): CompiledValidator {
+    // Before the LRU is asked (and may reorder or evict): the uses made through slots, in order.
+    if (this.#pending.length > 0) this.#replay();
+    this.#lastSlot = undefined;
     const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
     // The key looked up last is already the most recent in the LRU: a repeat needs no reordering.
     if (key === this.#lastKey && this.#lastValidator !== undefined) {
@@ -126,6 +163,65 @@ export class ValidatorCache {
     this.#lastKey = key;
     this.#lastValidator = validator;
     return validator;
+  }
+
+  /**
+   * {@link ValidatorCache.get} for a caller that keeps the validator in `slot` (a registered
+   * tool's): while the validator stays cached, the slot gives it and the LRU is not asked, which
+   * with many tools called in turn is most of a lookup's cost. Each such use is counted as a hit
+   * and replayed into the LRU's order, in the order the uses were made, before the LRU is next
+   * asked for anything: so the LRU evicts what it would have evicted had every use asked it.
+   * @throws ToolDefinitionError when the schema cannot compile
+   */
+  getFor(slot: ValidatorSlot, toolName: string, schema: TSchema, role: SchemaRole = "parameters"): CompiledValidator {
+    const held = slot.validator;
+    if (held !== undefined) {
+      this.#hits++;
+      // The same tool again (one tool called in a loop, say): its last use is already the latest.
+      if (slot !== this.#lastSlot) this.#used(slot);
+      return held;
+    }
+    const validator = this.get(toolName, schema, role);
+    const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
+    let slots = this.#slots.get(key);
+    if (slots === undefined) this.#slots.set(key, (slots = new Set()));
+    slots.add(slot);
+    slot.validator = validator;
+    slot.key = key;
+    // Just used through the LRU: no use to replay.
+    slot.lastUse = this.#clock;
+    this.#lastSlot = slot;
+    return validator;
+  }
+
+  /** Records a use through `slot`, to be replayed into the LRU's order. */
+  #used(slot: ValidatorSlot): void {
+    if (slot.lastUse <= this.#replayedAt) this.#pending.push(slot);
+    slot.lastUse = ++this.#clock;
+    this.#lastSlot = slot;
+  }
+
+  /** Forgets `slot` (its tool was removed): the cache no longer fills it in, nor keeps it; its uses so far still count. */
+  release(slot: ValidatorSlot): void {
+    if (slot.validator !== undefined && slot.lastUse > this.#replayedAt) this.#replay();
+    if (slot.key !== undefined) this.#slots.get(slot.key)?.delete(slot);
+    if (slot === this.#lastSlot) this.#lastSlot = undefined;
+    slot.validator = undefined;
+    slot.key = undefined;
+  }
+
+  /** Tells the LRU of the uses made through slots since the last replay, oldest first: each moves its key to the most recent place. */
+  #replay(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    this.#replayedAt = this.#clock;
+    pending.sort((left, right) => left.lastUse - right.lastUse);
+    for (const slot of pending) {
+      if (slot.validator === undefined) continue;
+      this.#validators.get(slot.key!);
+      this.#lastKey = slot.key;
+      this.#lastValidator = slot.validator;
+    }
   }
 
   /** The cache's figures: size, bound, hits, misses and evictions. */
