@@ -1,3 +1,4 @@
+import { Type } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 import { ToolArgumentsValidationError, ToolRegistry, type ToolCallContent } from "../src/index.js";
 import type { BenchCase } from "./measure.js";
@@ -97,6 +98,43 @@ export async function rivalCase(subject: Subject, fixture: SchemaFixture, form: 
     run: async (n) => { for (let i = 0; i < n; i++) await run(); },
     close: async () => { await invoker.close?.(); },
   };
+}
+
+/** How many tools the many-tools group registers. */
+export const MANY_TOOLS = 20;
+
+/**
+ * A registry of {@link MANY_TOOLS} tools, each with its own small schema (a path and two bounded
+ * integers, one named after the tool), called in turn, against the inline reference doing the same
+ * by hand: find the tool's cached validator by name, copy, check, run. What an agent with a tool
+ * list does, where one tool called in a loop is the best case: each tool's code is a different
+ * target at the same call sites, and each call looks up another tool's validator.
+ */
+export function manyToolsCases(): BenchCase[] {
+  const registry = new ToolRegistry();
+  const byName = new Map<string, { validator: Validator; handler: (args: unknown) => number }>();
+  const calls: ToolCallContent[] = [];
+  for (let index = 0; index < MANY_TOOLS; index++) {
+    const name = `tool_${index}`;
+    const parameters = Type.Object({ path: Type.String(), [`offset_${index}`]: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1 })) });
+    registry.register({ name, description: "benchmark tool", parameters }, handler);
+    byName.set(name, { validator: Compile(parameters), handler });
+    calls.push({ type: "tool_call", id: `call_${index}`, name, arguments: { path: "src/index.ts", [`offset_${index}`]: 10, limit: 100 } });
+  }
+  return [
+    { id: "dispatch", label: `registry.dispatch, ${MANY_TOOLS} tools in turn`, run: async (n) => { for (let i = 0; i < n; i++) await registry.dispatch(calls[i % MANY_TOOLS]!); } },
+    {
+      id: "reference",
+      label: "reference: look-up by name, then handler(check(copy(args)))",
+      run: async (n) => {
+        for (let i = 0; i < n; i++) {
+          const call = calls[i % MANY_TOOLS]!;
+          const tool = byName.get(call.name)!;
+          await tool.handler(checked(tool.validator, plainCopy(call.arguments)));
+        }
+      },
+    },
+  ];
 }
 
 /** The same dispatch with no signal, with a caller's `AbortSignal` (never aborted), and under a tool's `timeoutMs`. */

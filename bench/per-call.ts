@@ -1,6 +1,6 @@
 import type { TimedGroup } from "./groups.js";
 import { measureInterleaved, type MeasureSettings } from "./measure.js";
-import { invalidPathCases, perCallCases, rivalCase, signalCases, type ArgumentsForm, type SubjectCase } from "./per-call-cases.js";
+import { invalidPathCases, MANY_TOOLS, manyToolsCases, perCallCases, rivalCase, signalCases, type ArgumentsForm, type SubjectCase } from "./per-call-cases.js";
 import type { Progress } from "./progress.js";
 import { RIVALS } from "./rivals/all.js";
 import { fixtures } from "./schemas.js";
@@ -14,11 +14,11 @@ export interface PerCallResult {
  * Times every per-call case, one interleaved group per schema size and
  * arguments form (the registry, the reference, the baselines and every
  * rival), then the same dispatch with a signal and with a timeout, then
- * valid against invalid arguments on each schema.
+ * many tools called in turn, then valid against invalid arguments on each schema.
  */
 export async function runPerCall(settings: MeasureSettings, progress: Progress): Promise<PerCallResult> {
   const small = fixtures.find((fixture) => fixture.size === "small")!;
-  const parts = fixtures.length * 2 + 1 + fixtures.length;
+  const parts = fixtures.length * 2 + 2 + fixtures.length;
   progress.begin("per-call", parts);
   const groups: TimedGroup[] = [];
   let part = 0;
@@ -34,6 +34,7 @@ export async function runPerCall(settings: MeasureSettings, progress: Progress):
     }
   }
   await timeGroup("small signal", "small schema, object arguments: no signal, a caller's signal, timeoutMs", signalCases(small));
+  await timeGroup("many tools", `${MANY_TOOLS} small schemas, object arguments, the tools called in turn`, manyToolsCases());
   for (const fixture of fixtures) {
     await timeGroup(`${fixture.size} invalid`, `${fixture.size} schema, valid vs invalid arguments`, invalidPathCases(fixture));
   }
