@@ -112,7 +112,7 @@ describe("the validator cache of a registry", () => {
 describe("a tool's validator slot", () => {
   const schemas = { a: schemaWithId(1), b: schemaWithId(2), c: schemaWithId(3) };
 
-  it("answers the tool's later uses without a lookup, each counted as a hit", () => {
+  it("gives the tool's later uses the validator it holds, each counted as a hit", () => {
     const cache = new ValidatorCache(4);
     const slot = validatorSlot();
     const first = cache.getFor(slot, "a", schemas.a);
@@ -177,6 +177,8 @@ describe("a tool's validator slot", () => {
     const cache = new ValidatorCache(2);
     let slot: ValidatorSlot | undefined = validatorSlot();
     cache.getFor(slot, "a", schemas.a);
+    cache.getFor(validatorSlot(), "b", schemas.b);
+    // A use after another tool's: waiting to be replayed into the cache's order when released.
     cache.getFor(slot, "a", schemas.a);
     const released = new WeakRef(slot);
     cache.release(slot);
@@ -186,7 +188,18 @@ describe("a tool's validator slot", () => {
     collectGarbage();
     expect(released.deref()).toBeUndefined();
     cache.get("a", schemas.a);
-    expect(cache.stats()).toMatchObject({ size: 1, misses: 1 });
+    expect(cache.stats()).toMatchObject({ size: 2, misses: 2 });
+  });
+
+  it("is filled in for every structurally equal copy of a schema under the content key, and emptied with them at eviction", () => {
+    const cache = new ValidatorCache(1, { key: "content" });
+    const slots = [validatorSlot(), validatorSlot()];
+    const copy = JSON.parse(JSON.stringify(schemas.a)) as TSchema;
+    const shared = cache.getFor(slots[0]!, "a", schemas.a);
+    expect(cache.getFor(slots[1]!, "copy", copy)).toBe(shared);
+    expect(cache.stats()).toMatchObject({ size: 1, misses: 1, hits: 1 });
+    cache.get("b", schemas.b);
+    expect(slots.map((slot) => slot.validator)).toEqual([undefined, undefined]);
   });
 
   it("once released, is no longer filled in, and the uses made before count in the cache's order", () => {
