@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
@@ -7,6 +5,7 @@ import { failureContent, ToolRegistry, Type } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { rejectionOf } from "./support/fixtures.js";
+import { collectGarbage } from "./support/garbage.js";
 
 const readParameters = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) });
 
@@ -130,12 +129,6 @@ describe("createMcpServer: tools/call", () => {
     expect(() => createMcpServer({} as ToolRegistry, { name: "x", version: "1" })).toThrow(TypeError);
   });
 });
-
-/** A full garbage collection, in a test runner started without --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
 
 /** Counts the client's notifications/tools/list_changed. */
 function countListChanges(client: Client): { count: () => number } {

@@ -1,22 +1,7 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { type ToolCallDelta, ToolRegistry, Type } from "../src/index.js";
 import { openAIResponses } from "../src/providers/index.js";
-
-/**
- * Full garbage collections, in a test runner started without --expose-gc: two, since one that
- * finishes a marking already under way keeps what was allocated during it.
- */
-function collectGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
-  gc();
-  gc();
-}
-
-/** A turn of the event loop: objects a WeakRef was made to are kept until the current job ends. */
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+import { collectGarbage, nextTurn } from "./support/garbage.js";
 
 function echoRegistry(maxArgumentBytes = 1024): ToolRegistry {
   return new ToolRegistry({ maxArgumentBytes }).register({ name: "echo", description: "Echo", parameters: Type.Object({ v: Type.String() }) }, ({ v }) => v);

@@ -1,11 +1,10 @@
-import { runInNewContext } from "node:vm";
-import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { ToolRegistry, Type, type TSchema } from "../src/index.js";
 import { prepareCall, type RegisteredTool } from "../src/dispatch/prepare.js";
 import { RepeatedFailures } from "../src/dispatch/repeated-failures.js";
 import { FUSED_FROM_USE, ValidatorCache, type ValidatorSlot, validatorSlot } from "../src/validation/cache.js";
 import { readTool, toolCall } from "./support/fixtures.js";
+import { collectGarbage, nextTurn } from "./support/garbage.js";
 
 function schemaWithId(id: number): TSchema {
   return Type.Object({ [`field${id}`]: Type.Integer() });
@@ -183,8 +182,7 @@ describe("a tool's validator slot", () => {
     const released = new WeakRef(slot);
     cache.release(slot);
     slot = undefined;
-    // A WeakRef's target lives at least until the end of the job that made it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTurn();
     collectGarbage();
     expect(released.deref()).toBeUndefined();
     cache.get("a", schemas.a);
@@ -273,9 +271,3 @@ describe("ValidatorCache with the content key", () => {
     expect(registry.cacheStats()).toMatchObject({ size: 1, misses: 1, hits: 1 });
   });
 });
-
-/** A full garbage collection, in a test runner started without --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
