@@ -143,10 +143,14 @@ export class ValidatorCache {
    * @throws ToolDefinitionError when the schema cannot compile.
    */
   get(toolName: string, schema: TSchema, role: SchemaRole = "parameters"): CompiledValidator {
+    return this.#lookUp(this.#keyOf(schema), toolName, schema, role);
+  }
+
+  /** {@link ValidatorCache.get} by `key`, the schema's key in the LRU. */
+  #lookUp(key: object | string, toolName: string, schema: TSchema, role: SchemaRole): CompiledValidator {
     // Before the LRU is asked (and may reorder or evict): the uses made through slots, in order.
     if (this.#pending.length > 0) this.#replay();
     this.#lastSlot = undefined;
-    const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
     // The key looked up last is already the most recent in the LRU: a repeat needs no reordering.
     if (key === this.#lastKey && this.#lastValidator !== undefined) {
       this.#hits++;
@@ -181,8 +185,8 @@ export class ValidatorCache {
       if (slot !== this.#lastSlot) this.#used(slot);
       return held;
     }
-    const validator = this.get(toolName, schema, role);
-    const key = this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
+    const key = this.#keyOf(schema);
+    const validator = this.#lookUp(key, toolName, schema, role);
     let slots = this.#slots.get(key);
     if (slots === undefined) this.#slots.set(key, (slots = new Set()));
     slots.add(slot);
@@ -215,12 +219,14 @@ export class ValidatorCache {
     const pending = this.#pending;
     this.#pending = [];
     this.#replayedAt = this.#clock;
+    // Every pending slot is filled: the LRU evicts only in `#lookUp`, after a replay, and `release`
+    // replays a pending slot before emptying it.
     pending.sort((left, right) => left.lastUse - right.lastUse);
-    for (const slot of pending) {
-      if (slot.validator === undefined) continue;
-      this.#validators.get(slot.key!);
-      this.#lastKey = slot.key;
-      this.#lastValidator = slot.validator;
+    for (const slot of pending) this.#validators.get(slot.key!);
+    const latest = pending.at(-1);
+    if (latest !== undefined) {
+      this.#lastKey = latest.key;
+      this.#lastValidator = latest.validator;
     }
   }
 
@@ -238,6 +244,11 @@ export class ValidatorCache {
   /** What compiling has cost, whether code generation is allowed, and how many validators run interpreted. */
   compileStats(): CompileStats {
     return { compileMs: this.#compileMs, codeGeneration: Environment.CanEvaluate(), interpreted: this.#interpreted };
+  }
+
+  /** The schema's key in the LRU: the schema itself, or its canonical text under the content key. */
+  #keyOf(schema: TSchema): object | string {
+    return this.#contentKeys === undefined ? schema : this.#contentKeyOf(schema, this.#contentKeys);
   }
 
   #contentKeyOf(schema: TSchema, memo: WeakMap<object, object | string>): object | string {
