@@ -107,6 +107,28 @@ describe("SchemaExplainer", () => {
     expect(explain(many, { list: Array.from({ length: 100 }, () => "x") }, 5)).toHaveLength(5);
   });
 
+  it("reads no more of the value once it holds the issues asked for, in arrays, objects and records", () => {
+    const read: string[] = [];
+    // Every item and property read is recorded: the walk must stop at the fifth wrong one.
+    const counted = <T extends object>(name: string, target: T): T =>
+      new Proxy(target, { get: (object, key, receiver) => (typeof key === "string" && /^(\d+|k\d+)$/.test(key) && read.push(`${name}/${key}`), Reflect.get(object, key, receiver)) });
+    const schema = Type.Object({
+      list: Type.Array(Type.Integer()),
+      map: Type.Record(Type.String(), Type.Integer()),
+      object: Type.Object(Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`k${index}`, Type.Integer()]))),
+    });
+    const wrong = (count: number) => Array.from({ length: count }, () => "x");
+    const keyed = () => Object.fromEntries(wrong(20).map((item, index) => [`k${index}`, item]));
+    expect(explain(schema, { list: counted("list", wrong(100)), map: counted("map", keyed()), object: counted("object", keyed()) }, 5)).toHaveLength(5);
+    expect(read).toEqual(["list/0", "list/1", "list/2", "list/3", "list/4"]);
+    read.length = 0;
+    expect(explain(schema, { list: [], map: counted("map", keyed()), object: counted("object", keyed()) }, 3)).toHaveLength(3);
+    expect(read).toEqual(["map/k0", "map/k1", "map/k2"]);
+    read.length = 0;
+    expect(explain(schema, { list: [], map: {}, object: counted("object", keyed()) }, 2)).toHaveLength(2);
+    expect(read).toEqual(["object/k0", "object/k1"]);
+  });
+
   it("explains a refused value of 80,000 duplicate numbers in linear time", () => {
     const unique = Type.Object({ ids: Type.Array(Type.Number(), { uniqueItems: true }) });
     // TypeBox's own explanation copies the duplicate list on every duplicate: minutes for this value.

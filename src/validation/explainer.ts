@@ -32,13 +32,8 @@ type Mode = 0 | 1;
 const EXPLAIN: Mode = 0;
 const TEST: Mode = 1;
 
-/** Thrown inside a walk to end it: the issue list is full, or the step budget is spent. */
-class WalkEnd extends Error {
-  override readonly name = "WalkEnd";
-}
-
-// One instance, thrown again and again: ending a walk costs no stack trace.
-const WALK_END = new WalkEnd("the walk ended");
+/** What a budget's value becomes once its last steps are granted: the next step past them ends the walks. */
+const SPENT = Symbol("spent");
 
 /**
  * The steps one or more walks may take: `extraSteps`, and once those are spent, a few steps per
@@ -48,6 +43,7 @@ const WALK_END = new WalkEnd("the walk ended");
 export class StepBudget {
   #steps: number;
   #value: unknown;
+  #spent = false;
 
   /** @param value the value the walks are about: its size sets the budget beyond `extraSteps` */
   constructor(extraSteps: number, value: unknown) {
@@ -60,28 +56,49 @@ export class StepBudget {
     this.#steps += STEPS_PER_NODE * countNodes(value);
   }
 
-  /** Spends one step; ends the walk (throws {@link WalkEnd}) once the budget is spent. */
-  spend(): void {
-    if (--this.#steps >= 0) return;
-    if (this.#value === WALK_END) throw WALK_END;
+  /** Whether every step is spent: the walks that share this budget have ended. */
+  get spent(): boolean {
+    return this.#spent;
+  }
+
+  /** Spends one step; false once the budget is spent (and from then on). */
+  spend(): boolean {
+    if (--this.#steps >= 0) return true;
+    if (this.#value === SPENT) {
+      this.#steps = 0;
+      this.#spent = true;
+      return false;
+    }
     this.#steps = STEPS_PER_NODE * countNodes(this.#value);
-    this.#value = WALK_END;
+    this.#value = SPENT;
+    return true;
   }
 }
 
-/** The state of one explanation: where it is in the value, what it found, what it may still do. */
+/**
+ * The state of one explanation: where it is in the value, what it found, what it may still do.
+ * A walk ends (`ended`) once it holds `maxIssues` issues or its budget is spent: from then on each
+ * visit returns at once, each loop over a value's items stops, and nothing more is reported. (A
+ * flag, not a throw: a throw from deep in the walk costs microseconds, more than the walk of a
+ * small value.)
+ */
 class Walk {
   readonly issues: Issue[] = [];
   /** The segments from the root to the value being visited; a pointer is written only when reported. */
   readonly path: Array<string | number> = [];
+  ended = false;
 
   constructor(
     readonly maxIssues: number,
     readonly budget: StepBudget,
   ) {}
 
-  step(): void {
-    this.budget.spend();
+  /** Takes one step of the budget; false once the walk has ended. */
+  step(): boolean {
+    if (this.ended) return false;
+    if (this.budget.spend()) return true;
+    this.ended = true;
+    return false;
   }
 
   /** Reports an issue at the current path, or at its `child`; always false, for `valid = walk.fail(…)`. */
@@ -90,10 +107,11 @@ class Walk {
     return false;
   }
 
-  /** Reports an issue at the current path, or at its `child`. */
+  /** Reports an issue at the current path, or at its `child`, unless the walk has ended. */
   report(message: string, child?: string | number): void {
+    if (this.ended) return;
     this.issues.push({ pointer: pointerOf(this.path, child), message });
-    if (this.issues.length >= this.maxIssues) throw WALK_END;
+    if (this.issues.length >= this.maxIssues) this.ended = true;
   }
 }
 
@@ -133,11 +151,7 @@ export class SchemaExplainer {
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
   explain(value: unknown, limits: ExplainLimits): Issue[] {
     const walk = new Walk(Math.max(1, limits.maxIssues), new StepBudget(limits.extraSteps ?? 10_000, value));
-    try {
-      this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
-    } catch (error) {
-      if (!(error instanceof WalkEnd)) throw error;
-    }
+    this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
     return walk.issues.length > 0 ? walk.issues : [{ pointer: "", message: "arguments do not match the schema" }];
   }
 
@@ -155,12 +169,9 @@ export class SchemaExplainer {
    * `undefined` once the budget is spent.
    */
   matchesNode(node: unknown, value: unknown, budget: StepBudget): boolean | undefined {
-    try {
-      return this.#visit(this.#plans.of(node), value, 0, new Walk(1, budget), TEST);
-    } catch (error) {
-      if (error instanceof WalkEnd) return undefined;
-      throw error;
-    }
+    // A test reports nothing: only a spent budget ends its walk, and then its answer is unknown.
+    const matches = this.#visit(this.#plans.of(node), value, 0, new Walk(1, budget), TEST);
+    return budget.spent ? undefined : matches;
   }
 
   /**
@@ -168,7 +179,7 @@ export class SchemaExplainer {
    * on; in test mode nothing is reported and the first failure decides.
    */
   #visit(plan: NodePlan, value: unknown, hops: number, walk: Walk, mode: Mode): boolean {
-    walk.step();
+    if (!walk.step()) return false;
     if (plan.typeOnly) {
       if (plan.typeTest!(value)) return true;
       return mode === TEST ? false : walk.fail(plan.typeMessage);
@@ -230,13 +241,13 @@ export class SchemaExplainer {
     if (array.maxItems !== undefined && items.length > array.maxItems) valid = fail(walk, mode, () => `must not have more than ${array.maxItems} items`);
     if (!valid && mode === TEST) return false;
     const prefixLength = Math.min(array.prefix.length, items.length);
-    for (let index = 0; index < prefixLength; index++) {
+    for (let index = 0; index < prefixLength && !walk.ended; index++) {
       valid = this.#visitChild(this.#plans.of(array.prefix[index]), items[index], index, walk, mode) && valid;
       if (!valid && mode === TEST) return false;
     }
     if (array.rest !== undefined) {
       const rest = this.#plans.of(array.rest);
-      for (let index = prefixLength; index < items.length; index++) {
+      for (let index = prefixLength; index < items.length && !walk.ended; index++) {
         valid = this.#visitChild(rest, items[index], index, walk, mode) && valid;
         if (!valid && mode === TEST) return false;
       }
@@ -244,7 +255,7 @@ export class SchemaExplainer {
     if (array.hasContains) {
       const contains = this.#plans.of(array.contains);
       let matches = 0;
-      for (let index = 0; index < items.length; index++) if (this.#visitChild(contains, items[index], index, walk, TEST)) matches++;
+      for (let index = 0; index < items.length && !walk.ended; index++) if (this.#visitChild(contains, items[index], index, walk, TEST)) matches++;
       if (matches < array.minContains) valid = fail(walk, mode, () => `must contain at least ${array.minContains} ${array.minContains === 1 ? "item" : "items"} matching ${describeSchemaFragment(array.contains)}`);
       if (array.maxContains !== undefined && matches > array.maxContains) valid = fail(walk, mode, () => `must contain at most ${array.maxContains} items matching ${describeSchemaFragment(array.contains)}`);
       if (!valid && mode === TEST) return false;
@@ -263,6 +274,7 @@ export class SchemaExplainer {
     let valid = true;
     // In schema order: each declared property, missing or present, then the required names it does not declare.
     for (const property of object.properties) {
+      if (walk.ended) return false;
       const name = property.name;
       if (!Object.hasOwn(value, name)) {
         if (property.required) valid = fail(walk, mode, () => missingMessage(name, this.#plans.shapeOf(property.schema)), name);
@@ -282,6 +294,7 @@ export class SchemaExplainer {
     if (object.patterns.length > 0 || object.hasAdditional) {
       const additional = object.hasAdditional && object.additional !== false ? this.#plans.of(object.additional) : undefined;
       for (const key of keys) {
+        if (walk.ended) return false;
         let described = object.declared.has(key);
         for (const [tester, subschema] of object.patterns) {
           if (!tester.test(key)) continue;
@@ -328,6 +341,7 @@ export class SchemaExplainer {
       if (this.#visit(branch, value, 0, walk, TEST)) matching++;
       if (exactlyOne ? matching > 1 : matching > 0) break;
     }
+    if (walk.ended) return false;
     if (matching === 1 || (!exactlyOne && matching > 0)) return true;
     if (mode === TEST) return false;
     if (matching > 1) return fail(walk, mode, "must match exactly one of the allowed shapes, and matches more than one");
@@ -378,7 +392,7 @@ export function notAllowedMessage(object: ObjectPlan): string {
  * (a union's branches, `contains`) fails often and writes nothing.
  */
 function fail(walk: Walk, mode: Mode, message: string | (() => string), child?: string | number): false {
-  if (mode === EXPLAIN) walk.report(typeof message === "string" ? message : message(), child);
+  if (mode === EXPLAIN && !walk.ended) walk.report(typeof message === "string" ? message : message(), child);
   return false;
 }
 
@@ -450,7 +464,7 @@ function firstDuplicate(items: readonly unknown[], walk: Walk): [number, number]
   const strings = new Map<string, number>();
   const others = new Map<string, number>();
   for (let index = 0; index < items.length; index++) {
-    walk.step();
+    if (!walk.step()) return undefined;
     const item = items[index];
     // `0` and `-0` are one number here: Map keys compare them as equal.
     const seen = typeof item === "number" ? numbers : typeof item === "string" ? strings : others;
