@@ -36,7 +36,18 @@ describe("issueLines", () => {
     expect(line!.length).toBeLessThan(120);
   });
 
-  it("drops repeated lines", () => {
+  it("drops repeated lines, and only those, in a short list and in a long one", () => {
     expect(issueLines([{ pointer: "/a", message: "must be string" }, { pointer: "/a", message: "must be string" }])).toEqual(["/a: must be string"]);
+    const distinct = [
+      { pointer: "/a", message: "must be string" },
+      { pointer: "/a", message: "must be >= 0" },
+      { pointer: "/b", message: "must be string" },
+    ];
+    expect(issueLines([...distinct, ...distinct])).toEqual(["/a: must be string", "/a: must be >= 0", "/b: must be string"]);
+    // Two pointers that differ only past the shown length of a segment are one line.
+    const long = "k".repeat(200);
+    expect(issueLines([{ pointer: `/${long}x`, message: "must be string" }, { pointer: `/${long}y`, message: "must be string" }])).toHaveLength(1);
+    const many = Array.from({ length: MAX_ISSUES + 2 }, (_, index) => ({ pointer: `/${index % 3}`, message: "must be string" }));
+    expect(issueLines(many)).toEqual(["/0: must be string", "/1: must be string", "/2: must be string"]);
   });
 });

@@ -32,13 +32,21 @@ export const escapePointerSegment = escapeSegment;
  */
 export function issueLines(issues: readonly Issue[]): string[] {
   const lines: string[] = [];
-  // An explanation gives at most MAX_ISSUES + 1 issues: a look along the lines finds a duplicate
-  // sooner than a Set is made. A longer list (none is, today) takes the Set.
+  // An explanation gives at most MAX_ISSUES + 1 issues: a look along the shown pointers and
+  // messages finds a duplicate sooner than a Set is made (and sooner than a look along the lines,
+  // which V8 keeps as unflattened pairs of strings). A longer list (none is, today) takes the Set.
   const seen = issues.length > MAX_ISSUES + 1 ? new Set<string>() : undefined;
+  const shown: Issue[] = [];
   for (const issue of issues) {
-    const line = `${displayPointer(issue.pointer)}: ${issue.message}`;
-    if (seen === undefined ? lines.includes(line) : seen.has(line)) continue;
-    seen?.add(line);
+    const pointer = displayPointer(issue.pointer);
+    const line = `${pointer}: ${issue.message}`;
+    if (seen === undefined) {
+      if (shownBefore(shown, pointer, issue.message)) continue;
+      shown.push({ pointer, message: issue.message });
+    } else {
+      if (seen.has(line)) continue;
+      seen.add(line);
+    }
     lines.push(line);
   }
   const kept: string[] = [];
@@ -51,4 +59,10 @@ export function issueLines(issues: readonly Issue[]): string[] {
   }
   if (kept.length < lines.length) kept.push("/: more issues not shown");
   return kept;
+}
+
+/** Whether `shown` already holds an issue with this shown pointer and message. */
+function shownBefore(shown: readonly Issue[], pointer: string, message: string): boolean {
+  for (let index = 0; index < shown.length; index++) if (shown[index]!.pointer === pointer && shown[index]!.message === message) return true;
+  return false;
 }
