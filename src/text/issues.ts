@@ -31,24 +31,43 @@ export const escapePointerSegment = escapeSegment;
  * more were left out. (Explain with `MAX_ISSUES + 1` to learn whether there are more.)
  */
 export function issueLines(issues: readonly Issue[]): string[] {
+  return withinBounds(distinctLines(issues));
+}
+
+/**
+ * The issues' lines, each once. An explanation gives at most MAX_ISSUES + 1 issues, most with
+ * pointers shown as they are: for those, a look back along the issues (pointer and message, no
+ * allocation) finds a repeat sooner than a Set is made, and sooner than a look along the lines,
+ * which V8 keeps as unflattened pairs of strings. A pointer shown otherwise (the root, escaped,
+ * cut) may show as another one does, and a longer list is best looked through with a Set: both
+ * compare whole lines.
+ */
+function distinctLines(issues: readonly Issue[]): string[] {
   const lines: string[] = [];
-  // An explanation gives at most MAX_ISSUES + 1 issues: a look along the shown pointers and
-  // messages finds a duplicate sooner than a Set is made (and sooner than a look along the lines,
-  // which V8 keeps as unflattened pairs of strings). A longer list (none is, today) takes the Set.
-  const seen = issues.length > MAX_ISSUES + 1 ? new Set<string>() : undefined;
-  const shown: Issue[] = [];
-  for (const issue of issues) {
-    const pointer = displayPointer(issue.pointer);
-    const line = `${pointer}: ${issue.message}`;
-    if (seen === undefined) {
-      if (shownBefore(shown, pointer, issue.message)) continue;
-      shown.push({ pointer, message: issue.message });
-    } else {
-      if (seen.has(line)) continue;
-      seen.add(line);
-    }
-    lines.push(line);
+  for (let index = 0; index < issues.length; index++) {
+    const { pointer, message } = issues[index]!;
+    const shown = displayPointer(pointer);
+    if (shown !== pointer || index > MAX_ISSUES) return distinctLinesBySet(issues);
+    if (!repeatsAnEarlierIssue(issues, index)) lines.push(`${shown}: ${message}`);
   }
+  return lines;
+}
+
+function distinctLinesBySet(issues: readonly Issue[]): string[] {
+  const seen = new Set<string>();
+  for (const issue of issues) seen.add(`${displayPointer(issue.pointer)}: ${issue.message}`);
+  return [...seen];
+}
+
+/** Whether an issue before `issues[index]` has its pointer and its message. */
+function repeatsAnEarlierIssue(issues: readonly Issue[], index: number): boolean {
+  const { pointer, message } = issues[index]!;
+  for (let earlier = 0; earlier < index; earlier++) if (issues[earlier]!.pointer === pointer && issues[earlier]!.message === message) return true;
+  return false;
+}
+
+/** The lines within MAX_ISSUES and MAX_ISSUES_CHARACTERS, with a last line saying that more were left out. */
+function withinBounds(lines: readonly string[]): string[] {
   const kept: string[] = [];
   let characters = 0;
   for (const line of lines) {
@@ -59,10 +78,4 @@ export function issueLines(issues: readonly Issue[]): string[] {
   }
   if (kept.length < lines.length) kept.push("/: more issues not shown");
   return kept;
-}
-
-/** Whether `shown` already holds an issue with this shown pointer and message. */
-function shownBefore(shown: readonly Issue[], pointer: string, message: string): boolean {
-  for (let index = 0; index < shown.length; index++) if (shown[index]!.pointer === pointer && shown[index]!.message === message) return true;
-  return false;
 }
