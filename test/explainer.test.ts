@@ -135,6 +135,20 @@ describe("SchemaExplainer", () => {
     expect(explain(unique, { ids: Array.from({ length: 80_000 }, () => 7) })).toEqual(["/ids: must not have duplicate items (item 1 repeats item 0)"]);
   });
 
+  it("asks a refinement only about values the rest of its node accepts, as TypeBox does, and never once the walk has ended", () => {
+    const asked: unknown[] = [];
+    const refined = Type.Refine(Type.Object({ a: Type.String() }), (value) => (asked.push(value), value.a.length > 3));
+    const schema = Type.Object({ list: Type.Array(Type.Integer()), item: refined });
+    expect(explain(schema, { list: [], item: null })).toEqual(['/item: must be object with properties "a"']);
+    expect(explain(schema, { list: [], item: { a: 5 } })).toEqual(["/item/a: must be string"]);
+    expect(asked).toEqual([]);
+    expect(explain(schema, { list: [], item: { a: "x" } })).toEqual(["/item: does not pass the schema's refinement"]);
+    expect(asked).toEqual([{ a: "x" }]);
+    // The list's wrong items fill the issues: the walk ends before the item, which is never asked about.
+    expect(explain(schema, { list: ["x", "y"], item: { a: "x" } }, 2)).toEqual(["/list/0: must be integer", "/list/1: must be integer"]);
+    expect(asked).toHaveLength(1);
+  });
+
   it("stops at its step budget, with one generic issue, on a schema that costs many steps per node", () => {
     // Twenty nested `not`s cost twenty steps per item: more than the budget of a few steps per node.
     let costly: unknown = { type: "integer" };

@@ -43,7 +43,6 @@ const SPENT = Symbol("spent");
 export class StepBudget {
   #steps: number;
   #value: unknown;
-  #spent = false;
 
   /** @param value the value the walks are about: its size sets the budget beyond `extraSteps` */
   constructor(extraSteps: number, value: unknown) {
@@ -56,19 +55,15 @@ export class StepBudget {
     this.#steps += STEPS_PER_NODE * countNodes(value);
   }
 
-  /** Whether every step is spent: the walks that share this budget have ended. */
+  /** Whether every step is spent (until a {@link StepBudget.grant}): the walks that share this budget have ended. */
   get spent(): boolean {
-    return this.#spent;
+    return this.#value === SPENT && this.#steps < 0;
   }
 
-  /** Spends one step; false once the budget is spent (and from then on). */
+  /** Spends one step; false once the budget is spent (and from then on, until a grant covers the steps overspent). */
   spend(): boolean {
     if (--this.#steps >= 0) return true;
-    if (this.#value === SPENT) {
-      this.#steps = 0;
-      this.#spent = true;
-      return false;
-    }
+    if (this.#value === SPENT) return false;
     this.#steps = STEPS_PER_NODE * countNodes(this.#value);
     this.#value = SPENT;
     return true;
@@ -193,6 +188,7 @@ export class SchemaExplainer {
       else valid = this.#visit(this.#plans.of(target), value, hops + 1, walk, mode) && valid;
       if (!valid && mode === TEST) return false;
     }
+    if (walk.ended) return false;
     if (plan.typeTest !== undefined && !plan.typeTest(value)) {
       if (mode === TEST) return false;
       valid = walk.fail(plan.typeMessage);
@@ -205,12 +201,8 @@ export class SchemaExplainer {
       if (mode === TEST) return false;
       valid = walk.fail(plan.enumMessage);
     }
-    for (const refinement of plan.refinements) {
-      if (!refinement(value)) {
-        valid = fail(walk, mode, "does not pass the schema's refinement");
-        if (mode === TEST) return false;
-      }
-    }
+    // Once the walk has ended, nothing more is read: not the rest of the value, not a refinement.
+    if (walk.ended) return false;
     if (typeof value === "object" && value !== null) {
       if (Array.isArray(value)) {
         if (plan.array !== undefined) valid = this.#visitArray(plan.array, value, walk, mode) && valid;
@@ -224,6 +216,13 @@ export class SchemaExplainer {
     }
     if (!valid && mode === TEST) return false;
     if (plan.applicators !== undefined) valid = this.#visitApplicators(plan.applicators, value, walk, mode) && valid;
+    // A refinement is asked last, and only of a value the rest of its node accepts, as TypeBox asks
+    // it: it was written for values of its node's shape.
+    if (valid && !walk.ended) {
+      for (const refinement of plan.refinements) {
+        if (!refinement(value)) return fail(walk, mode, "does not pass the schema's refinement");
+      }
+    }
     return valid;
   }
 
