@@ -75,7 +75,8 @@ export class StepBudget {
  * A walk ends (`ended`) once it holds `maxIssues` issues or its budget is spent: from then on each
  * visit returns at once, each loop over a value's items stops, and nothing more is reported. (A
  * flag, not a throw: a throw from deep in the walk costs microseconds, more than the walk of a
- * small value.)
+ * small value.) What a visit answers after the end means nothing: an explanation keeps only its
+ * issues, and a test whose budget was spent answers `undefined`.
  */
 class Walk {
   readonly issues: Issue[] = [];
