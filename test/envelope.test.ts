@@ -205,13 +205,14 @@ describe("registry.execute", () => {
     expect((await worker.execute(await sender.envelope(call))).status).toBe("ok");
   });
 
-  it("refuses an envelope whose deadline has passed without running the handler", async () => {
+  it("refuses an envelope whose deadline has passed without running the handler, and says it never started", async () => {
     const { registry: sender } = payRegistry(undefined, { timeoutMs: 1_000 });
     const { registry: worker, handler } = payRegistry();
     const envelope = await sender.envelope(call);
     const error = failure(await worker.execute({ ...envelope, deadline: Date.now() - 1 })) as ToolTimeoutError;
     expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect(error.timeoutMs).toBe(1_000);
+    expect(error).toMatchObject({ timeoutMs: 1_000, started: false });
+    expect(error.message).toBe(new ToolTimeoutError("pay", call.id, 1_000, false).message);
     expect(handler).not.toHaveBeenCalled();
   });
 

@@ -82,7 +82,21 @@ export function createToolQueue(registry: ToolRegistry, options: ToolQueueOption
   const client = connect("connection", options.connection, { maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 100, 1_000) });
   const eventsClient = client.duplicate({ maxRetriesPerRequest: null });
   eventsClient.on("error", () => undefined);
-  return new QueueClient(registry, client, eventsClient, queueName, prefix, connectTimeoutMs, jobOptions);
+  const queue = new QueueClient(registry, client, eventsClient, queueName, prefix, connectTimeoutMs, jobOptions);
+  // The three verbs and nothing else: the Redis clients and settings stay inside.
+  const verbs: ToolQueue = Object.freeze({ dispatch: queue.dispatch.bind(queue), dispatchAll: queue.dispatchAll.bind(queue), close: queue.close.bind(queue) });
+  queueClients.set(verbs, queue);
+  return verbs;
+}
+
+const queueClients = new WeakMap<ToolQueue, QueueClient>();
+
+/**
+ * The Redis clients behind a queue {@link createToolQueue} made: for this package's tests, which
+ * break them on purpose. The package's `bullmq` subpath does not export it.
+ */
+export function redisClientsOf(queue: ToolQueue): { readonly client: Redis; readonly eventsClient: Redis } | undefined {
+  return queueClients.get(queue);
 }
 
 /** The queue's side of the calls: enqueues envelopes, and settles each call when its job does. */
@@ -103,9 +117,6 @@ class QueueClient implements ToolQueue {
   ) {
     this.#queue = new Queue(queueName, { connection: client, prefix });
     this.#queue.on("error", () => undefined);
-    this.dispatch = this.dispatch.bind(this);
-    this.dispatchAll = this.dispatchAll.bind(this);
-    this.close = this.close.bind(this);
   }
 
   async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {

@@ -129,7 +129,7 @@ async function refusalOf(services: EnvelopeServices, envelope: ToolCallEnvelope)
   }
   if (fingerprints[0] !== envelope.schemaFingerprint) return new ToolMismatchError(toolName, "schema");
   if (fingerprints[1] !== envelope.fingerprint) return new ToolEnvelopeError(toolName, "tampered");
-  if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) return new ToolTimeoutError(toolName, envelope.toolCallId, envelope.timeoutMs ?? 0);
+  if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) return new ToolTimeoutError(toolName, envelope.toolCallId, envelope.timeoutMs ?? 0, false);
   // A transport ran this call before (its worker died mid-run): only a tool declared safe to repeat runs again; a `once` tool asks its ledger.
   if (envelope.attempt > 1 && tool.policy?.effects === undefined) return new ToolLedgerError(toolName, "in-doubt");
   return undefined;

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createToolQueue, createToolWorker, RedisLedger, ToolQueueConnectionError, type ToolQueue, type ToolWorker } from "../../src/bullmq/index.js";
 import { limiterOf } from "../../src/bullmq/limiter.js";
+import { redisClientsOf } from "../../src/bullmq/queue.js";
 import {
   ToolAbortedError,
   ToolApprovalRequiredError,
@@ -250,7 +251,7 @@ describe.skipIf(redis === undefined)(title, () => {
       const { queue, queueName } = queueAndWorker(payRegistry(), payRegistry(handler));
       const controller = new AbortController();
       // The abort comes while the queue sets up its event listener, before the job is enqueued.
-      const client = (queue as unknown as { client: Redis }).client;
+      const client = redisClientsOf(queue)!.client;
       const time = client.time.bind(client);
       client.time = (() => {
         controller.abort(new Error("the user pressed stop"));
@@ -352,7 +353,7 @@ describe.skipIf(redis === undefined)(title, () => {
 
   it("fails a call whose event listener could not be set up with a typed error, and sets it up again for the next call", async () => {
     const { queue } = queueAndWorker(payRegistry(), payRegistry());
-    const client = (queue as unknown as { client: Redis }).client;
+    const client = redisClientsOf(queue)!.client;
     const time = client.time.bind(client);
     client.time = (() => {
       client.time = time;
@@ -368,7 +369,7 @@ describe.skipIf(redis === undefined)(title, () => {
     const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
     open.push(queue);
     // The listener's own connection goes where no Redis is, and retries for ever.
-    const eventsClient = (queue as unknown as { eventsClient: Redis }).eventsClient;
+    const eventsClient = redisClientsOf(queue)!.eventsClient;
     eventsClient.duplicate = () => {
       const nowhere = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
       nowhere.on("error", () => undefined);
@@ -379,6 +380,15 @@ describe.skipIf(redis === undefined)(title, () => {
     const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3_000))]);
     expect(error).toBeInstanceOf(ToolQueueConnectionError);
     expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it("gives the caller the three verbs and nothing else: no Redis client or setting is reachable from the queue", async () => {
+    const queue = createToolQueue(payRegistry(), { connection: `redis://127.0.0.1:${await freePort()}`, queueName: uniqueName("q") });
+    open.push(queue);
+    expect(Object.keys(queue).sort()).toEqual(["close", "dispatch", "dispatchAll"]);
+    expect(Object.isFrozen(queue)).toBe(true);
+    const { dispatch } = queue;
+    await expect(dispatch(call("1", { invoice: "inv_1", amount: "10" }))).rejects.toBeInstanceOf(ToolArgumentsValidationError);
   });
 
   it("fails at once with a typed error naming the connection when Redis is not there", async () => {
