@@ -232,6 +232,31 @@ describe("instrument", () => {
     expect(tool.parentSpanContext).toMatchObject({ spanId: turn.spanId, isRemote: true });
   });
 
+  it("traces an envelope the worker refuses before running it, in the sender's trace, with the refusal's class", async () => {
+    const sender = tracedRegistry();
+    const otherSchema = new ToolRegistry().register({ ...lookup, parameters: Type.Object({ city: Type.String(), country: Type.Optional(Type.String()) }) }, () => "never");
+    instrument(otherSchema, { tracer });
+    const envelope = await tracer.startActiveSpan("agent turn", async (turn) => {
+      const made = await sender.envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+      turn.end();
+      return made;
+    });
+    const turn = spanNamed("agent turn").spanContext();
+    const refusals = [
+      await otherSchema.execute(envelope),
+      await tracedRegistry().execute({ ...envelope, arguments: { city: "Bergen" } }),
+      await tracedRegistry().execute({ ...envelope, v: 2 } as never),
+    ];
+    expect(refusals.map((result) => result.status === "error" && result.error.name)).toEqual(["ToolMismatchError", "ToolEnvelopeError", "ToolEnvelopeError"]);
+    const spans = finished().filter((span) => span.name === "execute_tool lookup");
+    expect(spans.map((span) => [span.attributes["error.type"], span.status.code, span.spanContext().traceId, span.parentSpanContext?.spanId])).toEqual([
+      ["ToolMismatchError", SpanStatusCode.ERROR, turn.traceId, turn.spanId],
+      ["ToolEnvelopeError", SpanStatusCode.ERROR, turn.traceId, turn.spanId],
+      ["ToolEnvelopeError", SpanStatusCode.ERROR, turn.traceId, turn.spanId],
+    ]);
+    expect(spans.every((span) => span.attributes["gen_ai.tool.call.id"] === "1")).toBe(true);
+  });
+
   it("carries no traceparent when no span is active", async () => {
     expect((await tracedRegistry().envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } })).traceparent).toBeUndefined();
   });

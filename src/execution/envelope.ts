@@ -64,6 +64,12 @@ export interface EnvelopeServices {
   timeoutOf(tool: RegisteredTool): number | undefined;
   /** The W3C `traceparent` of the current context, from the registry's observers. */
   traceparent(): string | undefined;
+  /**
+   * The failure of a call refused before it could be prepared (a malformed or altered envelope, a
+   * tool missing here or with another schema, a deadline past), observed as a call is, so that a
+   * trace shows it where the envelope was refused.
+   */
+  refuse(toolCallId: string, toolName: string, error: Error, traceparent: string | undefined): Promise<ToolResult>;
   /** The registry's way for one call to a result, as `dispatchAll` settles each call (observed, governed). */
   settle(call: ToolCallContent, signal: AbortSignal | undefined, approval: string | undefined, data: unknown, traceparent: string | undefined): Promise<ToolResult>;
 }
@@ -107,10 +113,10 @@ export async function executeEnvelope(services: EnvelopeServices, envelope: Tool
   const signal = optionalSignal("signal", options?.signal);
   const data = options?.data;
   const read = readEnvelope(envelope);
-  if (read instanceof ToolEnvelopeError) return toFailure(idOf(envelope), read.toolName, read);
+  if (read instanceof ToolEnvelopeError) return services.refuse(idOf(envelope), read.toolName, read, traceparentOf(envelope));
   const { toolCallId, toolName } = read;
   const refusal = await refusalOf(services, read);
-  if (refusal !== undefined) return toFailure(toolCallId, toolName, refusal);
+  if (refusal !== undefined) return services.refuse(toolCallId, toolName, refusal, read.traceparent);
   const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
   if (read.deadline === undefined) return services.settle(call, signal, read.approval, data, read.traceparent);
   return settleBy(services, call, read, signal, data);
@@ -174,6 +180,12 @@ function readEnvelope(value: unknown): ToolCallEnvelope | ToolEnvelopeError {
 function idOf(envelope: unknown): string {
   const id = isPlainObject(envelope) ? (envelope as Record<string, unknown>).toolCallId : undefined;
   return typeof id === "string" ? id : "";
+}
+
+/** A malformed envelope's trace context, when it has one that is a string (observers read it as untrusted text). */
+function traceparentOf(envelope: unknown): string | undefined {
+  const traceparent = isPlainObject(envelope) ? (envelope as Record<string, unknown>).traceparent : undefined;
+  return typeof traceparent === "string" ? traceparent : undefined;
 }
 
 // Registered tools are frozen and their schemas never change: each is fingerprinted once.

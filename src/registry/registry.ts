@@ -600,6 +600,11 @@ export class ToolRegistry {
       tool: (name) => this.#tools.get(name),
       timeoutOf: (tool) => this.#timeoutOf(tool),
       traceparent: () => observersTraceparent(this.#observers),
+      refuse: (toolCallId, toolName, error, traceparent) => {
+        const failure = Promise.resolve(toFailure(toolCallId, toolName, error));
+        if (this.#observers.length === 0 || !observing(this.#observers)) return failure;
+        return observed(this.#observers, new CallObservation(toolCallId, toolName, traceparent), () => failure);
+      },
       settle: (call, signal, approval, data, traceparent) =>
         this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent),
     };
