@@ -257,6 +257,20 @@ describe("instrument", () => {
     expect(spans.every((span) => span.attributes["gen_ai.tool.call.id"] === "1")).toBe(true);
   });
 
+  it("traces a call envelope() refuses here, before anything is sent, without its arguments", async () => {
+    const sender = tracedRegistry({ tracer, recordArguments: true });
+    await expect(sender.envelope({ id: "7", name: "lookup", arguments: { city: 7 } })).rejects.toThrow(/Invalid arguments for tool "lookup"/);
+    await expect(sender.envelope({ id: "8", name: "look_up", arguments: { city: "Oslo" } })).rejects.toThrow(/Unknown tool/);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(finished().map((span) => [span.name, span.attributes["gen_ai.tool.call.id"], span.attributes["error.type"], span.attributes["gen_ai.tool.call.arguments"]])).toEqual([
+      ["execute_tool lookup", "7", "ToolArgumentsValidationError", undefined],
+      ["execute_tool look_up", "8", "UnknownToolError", undefined],
+    ]);
+    await sender.envelope({ id: "9", name: "lookup", arguments: { city: "Oslo" } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(finished()).toHaveLength(2);
+  });
+
   it("carries no traceparent when no span is active", async () => {
     expect((await tracedRegistry().envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } })).traceparent).toBeUndefined();
   });

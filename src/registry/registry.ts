@@ -593,18 +593,30 @@ export class ToolRegistry {
     return executeEnvelope(this.#envelopeServices(), envelope, options);
   }
 
+  /** The failure of a call refused before it could run, observed as any call is (when observers observe now). */
+  #observedFailure(toolCallId: string, toolName: string, error: unknown, traceparent: string | undefined): Promise<ToolResult> {
+    const failure = Promise.resolve(toFailure(toolCallId, toolName, error));
+    if (this.#observers.length === 0 || !observing(this.#observers)) return failure;
+    return observed(this.#observers, new CallObservation(toolCallId, toolName, traceparent), () => failure);
+  }
+
   /** What `envelope` and `execute` need of this registry. */
   #envelopeServices(): EnvelopeServices {
     return {
-      prepare: (call, allowed) => prepareCall(readCall(call), this.#prepareContext, allowed),
+      prepare: (call, allowed) => {
+        const fields = readCall(call);
+        try {
+          return prepareCall(fields, this.#prepareContext, allowed);
+        } catch (error) {
+          // Refused here, never sent: the trace shows the call where it ended, as dispatch's would.
+          void this.#observedFailure(fields.id, fields.shownName, error, undefined);
+          throw error;
+        }
+      },
       tool: (name) => this.#tools.get(name),
       timeoutOf: (tool) => this.#timeoutOf(tool),
       traceparent: () => observersTraceparent(this.#observers),
-      refuse: (toolCallId, toolName, error, traceparent) => {
-        const failure = Promise.resolve(toFailure(toolCallId, toolName, error));
-        if (this.#observers.length === 0 || !observing(this.#observers)) return failure;
-        return observed(this.#observers, new CallObservation(toolCallId, toolName, traceparent), () => failure);
-      },
+      refuse: (toolCallId, toolName, error, traceparent) => this.#observedFailure(toolCallId, toolName, error, traceparent),
       settle: (call, signal, approval, data, traceparent) =>
         this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent),
     };
