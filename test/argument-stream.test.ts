@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type RepairReport } from "../src/index.js";
 import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
@@ -27,6 +28,15 @@ describe("registry.argumentStream", () => {
     // Private: not the partial value the pushes showed.
     expect(args).not.toBe(state.value);
     expect(state.done).toBe(false);
+  });
+
+  it("writes each push's state as JSON, and shows it in Node's inspect, as { value, issues, done } at that moment", () => {
+    const stream = registry().registry.argumentStream("read");
+    const first = stream.push('{"path":"no');
+    expect(JSON.parse(JSON.stringify(first))).toEqual({ value: { path: "no" }, issues: [], done: false });
+    expect(inspect(first)).toBe(inspect({ value: { path: "no" }, issues: [], done: false }));
+    const second = stream.push('tes.txt","offset":"4"');
+    expect(JSON.parse(JSON.stringify(second))).toEqual({ value: { path: "notes.txt", offset: "4" }, issues: ["/offset: must be integer (>= 0)"], done: false });
   });
 
   it("throws at end() the ToolArgumentsValidationError dispatch throws, with the same issues", async () => {

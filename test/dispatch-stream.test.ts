@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import {
   ToolAbortedError,
@@ -45,6 +46,15 @@ describe("registry.dispatchStream", () => {
     expect(second.type === "tool-call-delta" && [second.argumentsDelta, second.value, second.issues]).toEqual(['th":"x"}', { path: "x" }, []]);
     expect(events.every((event) => event.index === 0 && event.toolName === "read")).toBe(true);
     expect(results(events)[0]!.result).toEqual({ status: "ok", toolCallId: "a", toolName: "read", isError: false, value: "x" });
+  });
+
+  it("writes a delta event as JSON, and shows it in Node's inspect, with its value as it is at that moment", async () => {
+    const events: ToolStreamEvent[] = [];
+    for await (const event of tools().dispatchStream([{ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x' }, { toolCallId: "a", done: true }])) events.push(event);
+    const delta = events.find((event) => event.type === "tool-call-delta")!;
+    const plain = { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x', issues: [], value: { path: "x" } };
+    expect(JSON.parse(JSON.stringify(delta))).toEqual(plain);
+    expect(inspect(delta)).toBe(inspect(plain));
   });
 
   it("runs each call the moment its arguments are complete, while the model is still streaming the next", async () => {

@@ -1,5 +1,6 @@
 import { describeOption } from "../options.js";
 import { type ArgumentReader, READER_LAYOUT_KEEPER } from "./argument-reader.js";
+import { INSPECT } from "./inspect.js";
 
 /**
  * What arguments of type `T` may look like while they stream: every property optional, all the
@@ -35,7 +36,11 @@ export interface ArgumentStreamState<T> {
   readonly done: false;
 }
 
-/** One push's state; `value` is read from the stream when asked for. */
+/**
+ * One push's state; `value` is read from the stream when asked for. Its accessor is the class's,
+ * not the object's own (an own accessor per push would cost more than most pushes), so a spread or
+ * `Object.keys` does not see it; JSON and Node's `inspect` show it, read at that moment.
+ */
 class PushState<T> implements ArgumentStreamState<T> {
   readonly done = false;
   readonly #reader: ArgumentReader;
@@ -49,6 +54,16 @@ class PushState<T> implements ArgumentStreamState<T> {
 
   get value(): DeepPartial<T> | undefined {
     return this.#reader.value as DeepPartial<T> | undefined;
+  }
+
+  /** `{ value, issues, done }` as plain data, for `JSON.stringify` (a state sent on to a UI as it is). */
+  toJSON(): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
+    return { value: this.value, issues: this.issues, done: this.done };
+  }
+
+  /** What Node's `console.log` and `util.inspect` show: the same plain data. */
+  [INSPECT](): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
+    return this.toJSON();
   }
 }
 

@@ -7,6 +7,7 @@ import type { ToolCallContent, ToolCallDelta, ToolResult, ToolStreamEvent } from
 import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
+import { INSPECT } from "./inspect.js";
 
 /** What the stream dispatcher needs of a registry, for one `dispatchStream`. */
 export interface StreamDispatchContext {
@@ -353,7 +354,10 @@ class StreamRun {
   }
 }
 
-/** A `tool-call-delta` event, whose partial value is built only when read. */
+/**
+ * A `tool-call-delta` event, whose partial value is built only when read: an accessor of the
+ * class, which a spread does not see (JSON and Node's `inspect` do).
+ */
 class DeltaEvent {
   readonly type = "tool-call-delta";
   readonly index: number;
@@ -375,6 +379,17 @@ class DeltaEvent {
 
   get value(): unknown {
     return this.#reader.value;
+  }
+
+  /** The event as plain data with its `value` read now, for `JSON.stringify` (an event sent on to a UI as it is). */
+  toJSON(): { type: "tool-call-delta"; index: number; toolCallId: string; toolName: string; argumentsDelta: string; issues: readonly string[]; value: unknown } {
+    const { type, index, toolCallId, toolName, argumentsDelta, issues } = this;
+    return { type, index, toolCallId, toolName, argumentsDelta, issues, value: this.value };
+  }
+
+  /** What Node's `console.log` and `util.inspect` show: the same plain data. */
+  [INSPECT](): ReturnType<DeltaEvent["toJSON"]> {
+    return this.toJSON();
   }
 }
 
