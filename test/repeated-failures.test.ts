@@ -54,6 +54,14 @@ describe("a repeated failure", () => {
     expect((await failure(registry, '{"a":3.5}')).error).toMatchObject({ repeats: 0 });
   });
 
+  it("is the same value with its keys in another order, as an object or as JSON text", async () => {
+    const registry = calculator();
+    await failure(registry, { a: 2.5, b: "x" });
+    expect((await failure(registry, { b: "x", a: 2.5 })).error).toMatchObject({ repeats: 1 });
+    expect((await failure(registry, '{"b":"x","a":2.50}')).error).toMatchObject({ repeats: 2 });
+    expect(registry.failureStats()).toEqual({ argumentFailures: 3, repeatedFailures: 2 });
+  });
+
   it("is the same arguments: an equal object counts, a different value with the same issues does not", async () => {
     const registry = calculator();
     await failure(registry, { a: "x", b: 1 });
@@ -172,10 +180,31 @@ describe("the hashes of arguments", () => {
     expect(textHash(short)).not.toBe(textHash('{"a":1,"b":3}'));
   });
 
-  it("gives equal objects one hash, and tells types, keys, order and values apart", () => {
+  it("gives equal objects one hash, and tells types, keys, an array's order and values apart", () => {
     expect(valueHash({ a: [1, "2", null, true] })).toBe(valueHash({ a: [1, "2", null, true] }));
-    const variants = [{ a: [1, "2", null, true] }, { a: [1, 2, null, true] }, { a: [1, "2", null, false] }, { b: [1, "2", null, true] }, { a: [1, "2", true, null] }, { a: { 0: 1 } }];
+    const variants = [
+      { a: [1, "2", null, true] },
+      { a: [1, 2, null, true] },
+      { a: [1, "2", null, false] },
+      { b: [1, "2", null, true] },
+      { a: [1, "2", true, null] },
+      { a: { 0: 1 } },
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+      { a: 1, b: 1 },
+      { a: { b: 1 }, c: 2 },
+      { a: { c: 2 }, b: 1 },
+      { ab: 1 },
+      { a: "b1" },
+    ];
     expect(new Set(variants.map(valueHash)).size).toBe(variants.length);
+  });
+
+  it("gives an object one hash whatever the order of its keys, at every depth", () => {
+    const value = { path: "a.txt", options: { mode: "fast", depth: 2, tags: ["x", { k: 1, j: 2 }] }, offset: 4 };
+    const reordered = { offset: 4, options: { tags: ["x", { j: 2, k: 1 }], depth: 2, mode: "fast" }, path: "a.txt" };
+    expect(valueHash(reordered)).toBe(valueHash(value));
+    expect(valueHash({ ...reordered, offset: 5 })).not.toBe(valueHash(value));
   });
 
   it("walks a value with a cycle or deep nesting within its bounds", () => {

@@ -28,7 +28,12 @@ export function textHash(text: string): number {
   return digest();
 }
 
-/** An object's hash (a private copy of arguments): its JSON types, keys and values, in order, up to 2^20 nodes and the value depth. */
+/**
+ * An object's hash (a private copy of arguments): its JSON types, keys and values, up to 2^20 nodes
+ * and the value depth. An array's items count in order; an object's keys do not (JSON objects are
+ * unordered, and `callFingerprint` sorts them too): the same arguments with their keys in another
+ * order have the same hash.
+ */
 export function valueHash(value: unknown): number {
   start(2);
   nodesLeft = MAX_HASHED_NODES;
@@ -89,12 +94,26 @@ function hashValue(value: unknown, depth: number): void {
   const keys = Object.keys(value);
   mix(11);
   mix(keys.length);
+  // Each property is hashed on its own and the properties' hashes are added up, which no order of
+  // the keys changes; the object's own hash then goes on from where it was.
+  const outerLeft = h1;
+  const outerRight = h2;
+  let sumLeft = 0;
+  let sumRight = 0;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
+    start(13);
     mix(key.length);
     mixText(key, 0, key.length, 1);
     hashValue((value as Record<string, unknown>)[key], depth + 1);
+    finish();
+    sumLeft = (sumLeft + finishedLeft) | 0;
+    sumRight = (sumRight + finishedRight) | 0;
   }
+  h1 = outerLeft;
+  h2 = outerRight;
+  mix(sumLeft);
+  mix(sumRight);
 }
 
 /*
@@ -140,12 +159,23 @@ function mixText(text: string, from: number, to: number, stride: number): void {
   h2 = right;
 }
 
-function digest(): number {
+/** The two lanes of the last {@link finish}ed hash, each a 32-bit word. */
+let finishedLeft = 0;
+let finishedRight = 0;
+
+/** Finalises the hash's two lanes together into {@link finishedLeft} and {@link finishedRight}. */
+function finish(): void {
   let left = h1;
   let right = h2;
   left = Math.imul(left ^ (left >>> 16), 2246822507);
   left ^= Math.imul(right ^ (right >>> 13), 3266489909);
   right = Math.imul(right ^ (right >>> 16), 2246822507);
   right ^= Math.imul(left ^ (left >>> 13), 3266489909);
-  return 4294967296 * (2097151 & right) + (left >>> 0);
+  finishedLeft = left;
+  finishedRight = right;
+}
+
+function digest(): number {
+  finish();
+  return 4294967296 * (2097151 & finishedRight) + (finishedLeft >>> 0);
 }
