@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { copyArguments, CopyRefusal, MAX_FAST_ARRAY_LENGTH } from "../src/validation/copy.js";
+import { copyArguments, CopyRefusal, expandedSize, MAX_EXPANDED_VALUES, MAX_FAST_ARRAY_LENGTH, MAX_FAST_VALUES } from "../src/validation/copy.js";
+import { ROOT_ISSUES } from "../src/text/issues.js";
 
 function refusalOf(value: object): string {
   try {
@@ -181,5 +182,61 @@ describe("copyArguments: each getter runs once, however the value is shaped", ()
     const copy = copyArguments({ left: shared, right: shared });
     expect(copy).toEqual({ left: { a: 1 }, right: { a: 1 } });
     expect(copy.left).not.toBe(copy.right);
+  });
+
+  it("copies objects that share objects at every level once each, keeping the sharing as structuredClone does, where copying every path would take seconds", () => {
+    // 41 objects, 2^20 paths: copied path by path, the copy would hold 2^21 objects.
+    let shared: unknown = { leaf: 1 };
+    for (let level = 0; level < 20; level++) shared = [shared, shared];
+    const copy = copyArguments({ tree: shared }) as { tree: unknown[] };
+    // Compared here, not by expect: its failure message would print the value, path by path.
+    const sharedAt: boolean[] = [];
+    let node: unknown = copy.tree;
+    for (let level = 0; level < 20; level++) {
+      const pair = node as unknown[];
+      sharedAt.push(pair.length === 2 && pair[0] === pair[1]);
+      node = pair[0];
+    }
+    expect(sharedAt).toEqual(Array.from({ length: 20 }, () => true));
+    expect(JSON.stringify(node)).toBe('{"leaf":1}');
+    expect(copy.tree === shared).toBe(false);
+  });
+
+  it("refuses objects shared so widely that, walked as a tree as the check walks them, they would hold more than 2^24 values", () => {
+    let shared: unknown = { leaf: 1 };
+    for (let level = 0; level < 40; level++) shared = [shared, shared];
+    expect(() => copyArguments({ tree: shared })).toThrow(new CopyRefusal(ROOT_ISSUES.tooManyValues));
+    expect(ROOT_ISSUES.tooManyValues).toContain(String(MAX_EXPANDED_VALUES));
+  });
+
+  it("counts the values of a value as a walk of it as a tree would: a shared object each time, a cycle's way back once, a Map as one", () => {
+    const leaf = { a: 1, b: [true, null] };
+    expect(expandedSize(leaf, 100)).toBe(5);
+    expect(expandedSize({ x: leaf, y: leaf, z: [leaf] }, 100)).toBe(1 + 5 + 5 + 1 + 5);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(expandedSize(cyclic, 100)).toBe(3);
+    expect(expandedSize({ map: new Map([[1, leaf]]), date: new Date(0) }, 100)).toBe(3);
+    let shared: unknown = [];
+    for (let level = 0; level < 60; level++) shared = [shared, shared];
+    expect(expandedSize(shared as object, 1_000)).toBe(1_001);
+  });
+
+  it("counts the values of a copy made inside another (a getter that copies) on their own", () => {
+    let runs = 0;
+    // Nearly all the values one fast copy may read: 4 arrays of 32,000 objects, each array, item and object a value.
+    const inner = { items: Array.from({ length: 4 }, () => Array.from({ length: 32_000 }, () => ({}))) };
+    expect(4 * (1 + 2 * 32_000)).toBeGreaterThan(MAX_FAST_VALUES - 10_000);
+    const value = {
+      get first() {
+        runs++;
+        return (copyArguments(inner).items as unknown[]).length;
+      },
+      second: Array.from({ length: 5_000 }, () => ({ x: 1 })),
+    };
+    const copy = copyArguments(value);
+    expect(copy).toEqual({ first: 4, second: value.second });
+    // Had the inner copy spent the outer's count, the outer would have gone to structuredClone, which runs the getter again.
+    expect(runs).toBe(1);
   });
 });

@@ -152,6 +152,19 @@ describe("the fused copy-and-check", () => {
     expect(fusedPath(schema, make())).toEqual(plain);
   });
 
+  it("copies objects that share objects at every level once each, as the plain copy does, where copying every path would take seconds", () => {
+    const schema = Type.Object({ name: Type.String(), tree: Type.Array(Type.Unknown()) });
+    let shared: unknown = { leaf: 1 };
+    for (let level = 0; level < 20; level++) shared = [shared, shared];
+    const value = { name: "n", tree: shared as unknown[] };
+    const fused = fusedPath(schema, value) as { copy: { tree: unknown[] }; valid: boolean };
+    // Compared here, not by expect: its failure message would print the value, path by path.
+    expect(fused.valid).toBe(true);
+    expect(fused.copy.tree[0] === fused.copy.tree[1]).toBe(true);
+    expect(fused.copy.tree === shared).toBe(false);
+    expect((fusedPath(schema, { name: 5, tree: shared as unknown[] }) as { valid: boolean }).valid).toBe(false);
+  });
+
   it("keeps a cycle in an object whose keys are its declared ones, in order (copied without the key loop)", () => {
     const schema = Type.Object({ name: Type.String(), next: Type.Optional(Type.Unknown()) });
     const value: Record<string, unknown> = { name: "n" };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCallContent } from "../src/index.js";
+import { ROOT_ISSUES } from "../src/text/issues.js";
+import { MAX_FAST_VALUES } from "../src/validation/copy.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
 
 const anything = Type.Object({ value: Type.Unknown() });
@@ -155,6 +157,53 @@ describe("values that are not JSON", () => {
     // eslint-disable-next-line no-sparse-arrays
     expect(await issuesOf(toolCall("list", { list: [1, , 3] }), arrays)).toEqual(["/list/1: arrays must not have holes"]);
     expect(await issuesOf(toolCall("anything", { value: new Array(3) }))).toEqual(["/value/0: arrays must not have holes"]);
+  });
+});
+
+describe("shared objects and values made as they are read", () => {
+  const tree = Type.Cyclic({ Node: Type.Object({ children: Type.Array(Type.Ref("Node")) }) }, "Node");
+
+  it("refuses objects shared so widely that a check walking them as a tree would run for ever, with a typed error", async () => {
+    const trees = new ToolRegistry().register({ name: "tree", description: "", parameters: Type.Object({ root: tree }) }, () => "ran");
+    let node: unknown = { children: [] };
+    for (let level = 0; level < 40; level++) node = { children: [node, node] };
+    expect(await issuesOf(toolCall("tree", { root: node as Record<string, unknown> }), trees)).toEqual([ROOT_ISSUES.tooManyValues]);
+    let pair: unknown = 1;
+    for (let level = 0; level < 40; level++) pair = [pair, pair];
+    expect(await issuesOf(toolCall("anything", { value: pair }))).toEqual([ROOT_ISSUES.tooManyValues]);
+  });
+
+  it("runs a tool whose arguments share objects within the bound, its handler seeing them shared, as structuredClone copies them", async () => {
+    let seen: unknown;
+    const trees = new ToolRegistry().register({ name: "tree", description: "", parameters: Type.Object({ root: tree }) }, (args) => {
+      seen = args.root;
+      return "ran";
+    });
+    let node: { children: unknown[] } = { children: [] };
+    for (let level = 0; level < 18; level++) node = { children: [node, node] };
+    expect(await trees.dispatch(toolCall("tree", { root: node }))).toBe("ran");
+    const copy = seen as { children: unknown[] };
+    expect(copy === node).toBe(false);
+    expect(copy.children[0] === copy.children[1]).toBe(true);
+  });
+
+  it("stops reading a proxy whose items are made as they are read, and refuses it", async () => {
+    let reads = 0;
+    const wide = (depth: number): unknown[] =>
+      new Proxy([], {
+        get(target, key) {
+          if (key === "length") return 1_000;
+          if (typeof key === "string" && /^\d+$/.test(key)) {
+            reads++;
+            return depth < 3 ? wide(depth + 1) : 1;
+          }
+          return Reflect.get(target, key) as unknown;
+        },
+        has: () => true,
+      });
+    // Read as it claims to be, it holds 10^12 items.
+    expect(await issuesOf(toolCall("anything", { value: wide(0) }))).toEqual([ROOT_ISSUES.notCloneable]);
+    expect(reads).toBeLessThanOrEqual(MAX_FAST_VALUES);
   });
 });
 

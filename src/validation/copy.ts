@@ -39,7 +39,26 @@ export interface PathLink {
  */
 export const MAX_FAST_ARRAY_LENGTH = 65_536;
 
-/** Thrown inside the fast copy when data nests deeper than it goes: the whole value goes to structuredClone. */
+/**
+ * The most values one fast copy reads (each object and array it enters, and each of their
+ * properties and items it copies); past it, the whole value goes to structuredClone. The fast copy
+ * copies an object each time it meets it (it knows only the path it is on, which finds cycles),
+ * so arguments whose objects share objects (`x = [x, x]`, forty times over: 81 objects) would grow
+ * exponentially in the copy, and a proxy that makes its items as they are read would be read for
+ * ever; structuredClone copies each object once, keeps the sharing, and refuses a proxy.
+ */
+export const MAX_FAST_VALUES = 1 << 18;
+
+/**
+ * The values the fast copy under way may still read (see {@link MAX_FAST_VALUES}): set at the
+ * start of each copy, and given back at its end, so that a copy made inside another (a getter
+ * that dispatches) counts on its own and the outer one goes on from where it was. A field of an
+ * object rather than a variable of the module, so that a fused copy-and-check's generated code
+ * sets it too (it is one of `FUSED_HELPERS`), and a cheaper one to count down.
+ */
+export const COPY_COUNT = { valuesLeft: MAX_FAST_VALUES };
+
+/** Thrown inside the fast copy when data nests deeper than it goes, or holds more values than it reads: the whole value goes to structuredClone. */
 class TooDeepForFastCopy extends Error {}
 
 /** Thrown inside the fast copy at a sparse-array hole; each level on the way out adds its segment. */
@@ -62,11 +81,15 @@ export function holeAt(index: number): HoleFound {
  * @throws CopyRefusal
  */
 export function copyArguments(value: object): Record<string, unknown> {
+  const outer = COPY_COUNT.valuesLeft;
+  COPY_COUNT.valuesLeft = MAX_FAST_VALUES;
   try {
     // The caller has checked that the root is a plain object.
     return copyPlainObject(value, 0, undefined);
   } catch (error) {
     return recoverFastCopy(error, value);
+  } finally {
+    COPY_COUNT.valuesLeft = outer;
   }
 }
 
@@ -87,12 +110,12 @@ export function recoverFastCopy(error: unknown, value: object): Record<string, u
 /**
  * What the fast copy does first at every object or array: the ancestor's copy when the value is its
  * own ancestor (a cycle), else `undefined`.
- * @throws TooDeepForFastCopy (caught by {@link copyRoot}) past the fast copy's depth
+ * @throws TooDeepForFastCopy (caught by {@link recoverFastCopy}) past the fast copy's depth, or its {@link MAX_FAST_VALUES}
  */
 export function enterObject(value: object, depth: number, parent: PathLink | undefined): object | undefined {
   // A cycle: the value is its own ancestor. (Shallow data, the usual case, compares once or twice.)
   for (let link = parent; link !== undefined; link = link.parent) if (link.original === value) return link.copy;
-  if (depth === MAX_FAST_DEPTH) throw new TooDeepForFastCopy();
+  if (depth === MAX_FAST_DEPTH || --COPY_COUNT.valuesLeft < 0) throw new TooDeepForFastCopy();
   return undefined;
 }
 
@@ -112,6 +135,7 @@ export function copyEntered(value: object, depth: number, parent: PathLink | und
   if (Array.isArray(value)) {
     const length = value.length;
     if (!(length <= MAX_FAST_ARRAY_LENGTH)) return cloneInPlace(value);
+    if ((COPY_COUNT.valuesLeft -= length) < 0) throw new TooDeepForFastCopy();
     const copy: unknown[] = [];
     let link: PathLink | undefined;
     for (let index = 0; index < length; index++) {
@@ -144,6 +168,7 @@ export function copyNested(value: object, depth: number, segment: string | numbe
 function copyPlainObject(value: object, depth: number, parent: PathLink | undefined): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
+  if ((COPY_COUNT.valuesLeft -= keys.length) < 0) throw new TooDeepForFastCopy();
   let link: PathLink | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
@@ -170,6 +195,7 @@ export function cloneInPlace(value: object): unknown {
     found.segments.push(...hole.reverse());
     throw found;
   }
+  refuseOverExpanded(copy);
   return copy;
 }
 
@@ -182,7 +208,69 @@ function copyWithStructuredClone(value: object): Record<string, unknown> {
   }
   const hole = findHole(copy);
   if (hole !== undefined) throw holeRefusal(hole);
+  refuseOverExpanded(copy);
   return copy;
+}
+
+/**
+ * The most values a copy made by structuredClone may hold, counting an object each time it
+ * appears: its JSON text would be larger than the default `maxArgumentBytes` (16 MiB), which
+ * bounds arguments sent as text. structuredClone keeps shared objects shared (81 objects can
+ * appear 2^41 times); the check, which walks the value as a tree, would take for ever on them.
+ */
+export const MAX_EXPANDED_VALUES = 1 << 24;
+
+/** @throws CopyRefusal when `copy` holds more than {@link MAX_EXPANDED_VALUES}, counting an object each time it appears */
+function refuseOverExpanded(copy: unknown): void {
+  if (typeof copy === "object" && copy !== null && expandedSize(copy, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES) throw new CopyRefusal(ROOT_ISSUES.tooManyValues);
+}
+
+/** One object on the walk of {@link expandedSize}: its values, the next to count, and its size so far. */
+interface SizeFrame {
+  readonly node: object;
+  readonly values: readonly unknown[];
+  next: number;
+  size: number;
+}
+
+/** Marks an object on the walk's path: met again below itself, it closes a cycle. */
+const ON_PATH = -1;
+
+/**
+ * How many values `root` holds counting an object (and what it holds) each time it appears, as a
+ * walk of the value as a tree would count them, up to `limit + 1`; found in one pass over each
+ * distinct object (a shared object's size is counted once and added where it appears) and without
+ * recursion. The way back of a cycle counts as one value, as the copy keeps it. A `Map`, a `Set`
+ * or another object of a kind that is not plain data counts as one value: no check reads inside.
+ */
+export function expandedSize(root: object, limit: number): number {
+  const sizes = new Map<object, number>();
+  const stack: SizeFrame[] = [];
+  const enter = (node: object): void => {
+    sizes.set(node, ON_PATH);
+    stack.push({ node, values: Array.isArray(node) ? node : hasPlainPrototype(node) ? Object.values(node) : [], next: 0, size: 1 });
+  };
+  enter(root);
+  for (;;) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next < frame.values.length) {
+      const value = frame.values[frame.next++];
+      if (typeof value !== "object" || value === null) frame.size++;
+      else {
+        const known = sizes.get(value);
+        if (known === undefined) enter(value);
+        else frame.size += known === ON_PATH ? 1 : known;
+      }
+      if (frame.size > limit) return limit + 1;
+      continue;
+    }
+    stack.pop();
+    sizes.set(frame.node, frame.size);
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return frame.size;
+    parent.size += frame.size;
+    if (parent.size > limit) return limit + 1;
+  }
 }
 
 /**

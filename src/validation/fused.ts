@@ -81,10 +81,16 @@ export function fusedSource(schema: object): FusedSource | undefined {
     `  let prototype;`,
     `  try { void value[PROBE]; prototype = Object.getPrototypeOf(value); } catch { return H.notPlain; }`,
     `  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return H.notPlain;`,
+    // The count of the values the pass reads, as the plain copy counts them (see `MAX_FAST_VALUES`),
+    // given back at the end to a copy this one runs inside.
+    `  const count = H.copyCount;`,
+    `  const outer = count.valuesLeft;`,
+    `  count.valuesLeft = H.maxFastValues;`,
     `  try { return ${root}(value, 0, undefined, state); }`,
-    // Data nested past the fast copy goes to structuredClone whole, read again: what the pass found
-    // no longer counts, and the full check decides on the clone.
+    // Data nested past the fast copy, or holding more objects than it enters, goes to structuredClone
+    // whole, read again: what the pass found no longer counts, and the full check decides on the clone.
     `  catch (error) { const copy = H.recoverFastCopy(error, value); state.invalid = false; state.unchecked = true; return copy; }`,
+    `  finally { count.valuesLeft = outer; }`,
     `};`,
   ].join("\n");
   return { body, externals: generator.externals };
