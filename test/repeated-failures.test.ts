@@ -54,6 +54,22 @@ describe("a repeated failure", () => {
     expect((await failure(registry, '{"a":3.5}')).error).toMatchObject({ repeats: 0 });
   });
 
+  it("is never arguments that could not be read or copied, which nothing tells apart: a call's null, array or function", async () => {
+    const registry = calculator();
+    const unreadable = [null, [], 5, { a: () => 1 }, { a: Symbol("s") }, new Date(0)];
+    const repeats: number[] = [];
+    for (const args of [...unreadable, ...unreadable]) repeats.push(((await failure(registry, args as Record<string, unknown>)).error as ToolArgumentsValidationError).repeats);
+    expect(repeats).toEqual(unreadable.flatMap(() => [0, 0]));
+    expect(registry.failureStats()).toEqual({ argumentFailures: 12, repeatedFailures: 0 });
+  });
+
+  it("tells dates apart by their time", async () => {
+    const registry = calculator();
+    await failure(registry, { a: new Date(0) });
+    expect((await failure(registry, { a: new Date(1) })).error).toMatchObject({ repeats: 0 });
+    expect((await failure(registry, { a: new Date(1) })).error).toMatchObject({ repeats: 1 });
+  });
+
   it("is the same value with its keys in another order, as an object or as JSON text", async () => {
     const registry = calculator();
     await failure(registry, { a: 2.5, b: "x" });
@@ -87,13 +103,13 @@ describe("a repeated failure", () => {
     expect((await failure(registry, large)).content).toContain("2 times in a row");
   });
 
-  it("tells apart arguments that could not be read or copied by what was wrong with them", async () => {
+  it("never calls arguments that could not be read the same arguments: nothing tells two such calls apart", async () => {
     const registry = calculator();
     const unreadable = (): Record<string, unknown> => ({ type: "tool_call", id: "c", name: "add", get arguments(): never { throw new Error("gone"); } });
     const uncopyable = { type: "tool_call" as const, id: "c", name: "add", arguments: { a: 1, b: () => 2 } };
     const issuesOf = async (call: unknown) => (await registry.dispatchAll([call as never]))[0]! as ToolFailure;
     expect((await issuesOf(unreadable())).error).toMatchObject({ repeats: 0 });
-    expect((await issuesOf(unreadable())).error).toMatchObject({ repeats: 1 });
+    expect((await issuesOf(unreadable())).error).toMatchObject({ repeats: 0 });
     const copied = await issuesOf(uncopyable);
     expect(copied.error).toMatchObject({ repeats: 0 });
     expect((copied.error as ToolArgumentsValidationError).issues).not.toEqual(["/: arguments must be a plain object"]);

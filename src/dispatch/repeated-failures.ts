@@ -4,9 +4,11 @@ import { textHash, valueHash } from "../validation/argument-hash.js";
 /**
  * The fingerprint of refused arguments: a number, the hash of the checked value (or of a text that
  * could not be parsed and is not kept), or such a text kept as it is (compared with one native
- * comparison); `""` for arguments that could not be read at all.
+ * comparison); `undefined` for arguments that are neither text nor a value that could be copied (a
+ * call's own `null`, an array, a class instance, a proxy that throws), which nothing tells apart
+ * without reading them again: such a refusal is never a repeat.
  */
-type Fingerprint = string | number;
+type Fingerprint = string | number | undefined;
 
 /** A tool's last refusal, kept on the tool until its arguments next pass. */
 export interface LastRefusal {
@@ -62,13 +64,12 @@ export class RepeatedFailures {
       const room = MAX_KEPT_CHARACTERS - (this.#keptCharacters - released);
       fingerprint = raw.length <= ALWAYS_KEPT_CHARACTERS || raw.length <= room ? raw : textHash(raw);
     } else {
-      fingerprint = "";
+      fingerprint = undefined;
     }
     // The same text, kept whole on both sides, is the same arguments and so the same issues (the
     // tool's schema never changes): no need to compare them. A hash (a value's, or a sample of a
-    // long text) can collide, and no arguments at all (not readable, not copyable) can fail in
-    // several ways: their issues must match too.
-    const exact = typeof fingerprint === "string" && fingerprint !== "" && typeof last?.fingerprint === "string";
+    // long text) can collide: its issues must match too.
+    const exact = typeof fingerprint === "string" && typeof last?.fingerprint === "string";
     const repeats = last !== undefined && sameFingerprint(last.fingerprint, fingerprint) && (exact || sameIssues(last.issues, issues)) ? last.repeats + 1 : 0;
     this.#keptCharacters += keptLength(fingerprint) - released;
     tool.lastRefusal = { fingerprint, issues, repeats };
@@ -95,8 +96,9 @@ function keptLength(fingerprint: Fingerprint): number {
   return typeof fingerprint === "string" && fingerprint.length > ALWAYS_KEPT_CHARACTERS ? fingerprint.length : 0;
 }
 
-/** Two fingerprints of the same arguments: equal texts, equal hashes, or a kept text whose hash is the other's. */
+/** Two fingerprints of the same arguments: equal texts, equal hashes, or a kept text whose hash is the other's; never arguments that had none. */
 function sameFingerprint(left: Fingerprint, right: Fingerprint): boolean {
+  if (left === undefined || right === undefined) return false;
   if (typeof left === typeof right) return left === right;
   return typeof left === "string" ? textHash(left) === right : textHash(right as string) === left;
 }

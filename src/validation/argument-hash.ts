@@ -85,10 +85,11 @@ function hashValue(value: unknown, depth: number): void {
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
-    // A structured-clone copy of something that is not plain data (a Date, a Map): its kind only.
+    // A structured-clone copy of something that is not plain data (a Date, a Map): its kind, and a date's time.
     const kind = Object.prototype.toString.call(value);
     mix(10);
     mixText(kind, 0, kind.length, 1);
+    if (value instanceof Date) mixNumber(value.getTime());
     return;
   }
   const keys = Object.keys(value);
