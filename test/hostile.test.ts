@@ -157,6 +157,13 @@ describe("values that are not JSON", () => {
     // eslint-disable-next-line no-sparse-arrays
     expect(await issuesOf(toolCall("list", { list: [1, , 3] }), arrays)).toEqual(["/list/1: arrays must not have holes"]);
     expect(await issuesOf(toolCall("anything", { value: new Array(3) }))).toEqual(["/value/0: arrays must not have holes"]);
+    // Inside a Map or a Set, which JSON Pointer cannot address, the hole is named at the Map or Set.
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await issuesOf(toolCall("anything", { value: { map: new Map([["k", [1, , 3]]]) } }))).toEqual(["/value/map: arrays must not have holes"]);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await issuesOf(toolCall("anything", { value: new Set([[1, , 3]]) }))).toEqual(["/value: arrays must not have holes"]);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await issuesOf(toolCall("anything", { value: new Map([[[1, , 3], "v"]]) }))).toEqual(["/value: arrays must not have holes"]);
   });
 });
 

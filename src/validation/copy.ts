@@ -286,23 +286,30 @@ function holeRefusal(segments: readonly string[]): CopyRefusal {
   return new CopyRefusal(`${segments.map((segment) => `/${escapePointerSegment(segment)}`).join("")}: arrays must not have holes`);
 }
 
-/** The segments of the first sparse-array hole in `root`, if any (cycles are walked once). */
+/**
+ * The segments of the first sparse-array hole in `root`, if any (cycles are walked once). Inside a
+ * Map or a Set, which JSON Pointer cannot address, the segments stop at the Map or Set.
+ */
 function findHole(root: unknown): string[] | undefined {
   const seen = new WeakSet<object>();
-  const pending: Array<[unknown, string[]]> = [[root, []]];
+  // Each value with its segments, and whether its own keys and indexes can be added to them.
+  const pending: Array<[unknown, string[], boolean]> = [[root, [], true]];
   while (pending.length > 0) {
-    const [value, segments] = pending.pop()!;
+    const [value, segments, addressable] = pending.pop()!;
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
     seen.add(value);
+    const below = (segment: string): string[] => (addressable ? [...segments, segment] : segments);
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        if (!(index in value)) return [...segments, String(index)];
-        pending.push([value[index], [...segments, String(index)]]);
+        if (!(index in value)) return below(String(index));
+        pending.push([value[index], below(String(index)), addressable]);
       }
-    } else if (value instanceof Map || value instanceof Set) {
-      // Map and Set contents are not addressable by JSON Pointer, and have no holes.
+    } else if (value instanceof Map) {
+      for (const [key, item] of value) pending.push([key, segments, false], [item, segments, false]);
+    } else if (value instanceof Set) {
+      for (const item of value) pending.push([item, segments, false]);
     } else {
-      for (const key of Object.keys(value)) pending.push([(value as Record<string, unknown>)[key], [...segments, key]]);
+      for (const key of Object.keys(value)) pending.push([(value as Record<string, unknown>)[key], below(key), addressable]);
     }
   }
   return undefined;
