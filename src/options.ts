@@ -14,6 +14,21 @@ export function describeOption(value: unknown): string {
 }
 
 /**
+ * Refuses an option nobody reads: a misspelt one (`timeout` for `timeoutMs`) would otherwise be
+ * dropped without a word, and the limit it was meant to set never applied. An option set to
+ * `undefined` is unset, whatever its name.
+ * @param accepted the options the entry point takes
+ * @throws TypeError naming the first unknown option and the accepted ones
+ */
+export function refuseUnknownOptions(options: object, accepted: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if ((options as Record<string, unknown>)[key] !== undefined && !accepted.includes(key)) {
+      throw new TypeError(`unknown option ${describeOption(key)}: the options are ${accepted.join(", ")}`);
+    }
+  }
+}
+
+/**
  * A positive integer, or `Infinity` where `orInfinity` allows it.
  * @throws TypeError naming the option
  */

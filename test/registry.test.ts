@@ -19,6 +19,16 @@ function registryWithRead(handler: ToolHandler<typeof readParameters> = (args) =
 }
 
 describe("ToolRegistry.register", () => {
+  it("refuses an option it does not know, at register and in the constructor, naming it and the ones it takes: a misspelt limit is never dropped", () => {
+    expect(() => new ToolRegistry().register(readTool, () => 1, { timeout: 5_000 } as never)).toThrow(
+      new TypeError('unknown option "timeout": the options are timeoutMs, effects, cacheTtlMs, onceTtlMs, needsApproval, maxResultBytes, concurrency, exclusive, shared, rateLimit, circuitBreaker, retry'),
+    );
+    expect(() => new ToolRegistry({ repair: () => undefined } as never)).toThrow(/^unknown option "repair": the options are cacheSize, cacheKey, timeoutMs, .*onRepair/);
+    expect(() => new ToolRegistry(null as never)).toThrow(new TypeError("options must be an object, got null"));
+    // Unset is unset, whatever the name.
+    expect(new ToolRegistry({ repair: undefined } as never).register(readTool, () => 1, { timeout: undefined } as never).has("read")).toBe(true);
+  });
+
   it("throws a definition error for a duplicate name", () => {
     const registry = registryWithRead();
     const error = thrownBy(() => registry.register(readTool, () => 1));

@@ -76,6 +76,24 @@ export interface ExecutionOptions<TArgs = unknown> {
   retry?: RetryOptions;
 }
 
+/** Every option of {@link ExecutionOptions}: with `timeoutMs`, what `register` takes. */
+export const EXECUTION_OPTIONS = [
+  "effects",
+  "cacheTtlMs",
+  "onceTtlMs",
+  "needsApproval",
+  "maxResultBytes",
+  "concurrency",
+  "exclusive",
+  "shared",
+  "rateLimit",
+  "circuitBreaker",
+  "retry",
+] as const satisfies readonly (keyof ExecutionOptions)[];
+// An option added to the interface and not to the list fails to compile here.
+const EVERY_EXECUTION_OPTION: Record<Exclude<keyof ExecutionOptions, (typeof EXECUTION_OPTIONS)[number]>, never> = {};
+void EVERY_EXECUTION_OPTION;
+
 /** A tool's checked execution options: `undefined` on a tool that has none, whose calls take the plain path. */
 export interface ToolPolicy {
   readonly effects: ToolEffects | undefined;

@@ -1,4 +1,4 @@
-import { describeOption, oneOf, positiveInteger } from "../options.js";
+import { describeOption, oneOf, positiveInteger, refuseUnknownOptions } from "../options.js";
 
 /** An adapter's options once checked: every value known good, `only` copied. */
 export interface CheckedAdapterOptions {
@@ -25,7 +25,7 @@ export const OPENAI_ADAPTER_OPTIONS = [...ADAPTER_OPTIONS, "strict"] as const;
  */
 export function checkAdapterOptions(options: unknown, accepted: readonly string[], defaultMaxTools: number): CheckedAdapterOptions {
   const given = optionsObject(options);
-  checkKnown(given, accepted);
+  refuseUnknownOptions(given, accepted);
   const strict = given.strict ?? false;
   if (typeof strict !== "boolean") throw new TypeError(`strict must be a boolean, got ${describeOption(strict)}`);
   return {
@@ -44,7 +44,7 @@ export function checkAdapterOptions(options: unknown, accepted: readonly string[
 export function checkToolsOptions(options: unknown): readonly string[] | undefined {
   if (options === undefined) return undefined;
   const given = optionsObject(options);
-  checkKnown(given, ["only"]);
+  refuseUnknownOptions(given, ["only"]);
   return checkOnly(given.only);
 }
 
@@ -69,10 +69,3 @@ function optionsObject(options: unknown): Record<string, unknown> {
   return options as Record<string, unknown>;
 }
 
-function checkKnown(options: Record<string, unknown>, accepted: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (options[key] !== undefined && !accepted.includes(key)) {
-      throw new TypeError(`unknown option ${describeOption(key)}: the options are ${accepted.join(", ")}`);
-    }
-  }
-}

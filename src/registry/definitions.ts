@@ -1,7 +1,7 @@
 import type { TSchema } from "typebox";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
-import { milliseconds } from "../options.js";
+import { milliseconds, refuseUnknownOptions } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
@@ -9,7 +9,7 @@ import { assertSoundSchema } from "../schema/soundness.js";
 import { validatorSlot } from "../validation/cache.js";
 import { isolationProblems } from "../validation/transform.js";
 import type { RegisteredTool } from "../dispatch/prepare.js";
-import { type ExecutionOptions, toolPolicy } from "../policy/policy.js";
+import { EXECUTION_OPTIONS, type ExecutionOptions, toolPolicy } from "../policy/policy.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 
 /**
@@ -21,6 +21,9 @@ export interface RegisterOptions<TArgs = unknown> extends ExecutionOptions<TArgs
   timeoutMs?: number;
 }
 
+
+/** Every option of {@link RegisterOptions}: `register` refuses any other (a misspelt one). */
+const REGISTER_OPTIONS: readonly string[] = ["timeoutMs", ...EXECUTION_OPTIONS] satisfies readonly (keyof RegisterOptions)[];
 
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -47,6 +50,7 @@ export class ToolDefinitions {
     if (isTaken(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     options ??= {};
+    refuseUnknownOptions(options, REGISTER_OPTIONS);
     const timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
     const parameters = this.#snapshotOf(name, definition.parameters);
     const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));

@@ -17,7 +17,7 @@ import { allowTest } from "../dispatch/allow.js";
 import { recordArgumentLimit } from "./argument-limits.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
-import { approvalLookup, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger } from "../options.js";
+import { approvalLookup, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger, refuseUnknownOptions } from "../options.js";
 import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import { resultValue } from "../results/value.js";
 import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
@@ -169,6 +169,8 @@ export class ToolRegistry {
 
   /** @throws TypeError for an option of the wrong kind, naming it */
   constructor(options: ToolRegistryOptions = {}) {
+    if (typeof options !== "object" || options === null) throw new TypeError(`options must be an object, got ${describeOption(options)}`);
+    refuseUnknownOptions(options, REGISTRY_OPTIONS);
     const key = options.cacheKey === undefined ? undefined : oneOf("cacheKey", options.cacheKey, ["identity", "content"]);
     this.#validators = new ValidatorCache(positiveInteger("cacheSize", options.cacheSize ?? DEFAULT_CACHE_SIZE, true), {
       ...(key === undefined ? {} : { key }),
@@ -622,6 +624,23 @@ export class ToolRegistry {
     };
   }
 }
+
+/** Every option of {@link ToolRegistryOptions}: the constructor refuses any other (a misspelt one). */
+const REGISTRY_OPTIONS = [
+  "cacheSize",
+  "cacheKey",
+  "timeoutMs",
+  "maxArgumentBytes",
+  "precompiled",
+  "onRepair",
+  "ledger",
+  "approvalSecret",
+  "maxResultBytes",
+  "onLateSettle",
+] as const satisfies readonly (keyof ToolRegistryOptions)[];
+// An option added to the interface and not to the list fails to compile here.
+const EVERY_REGISTRY_OPTION: Record<Exclude<keyof ToolRegistryOptions, (typeof REGISTRY_OPTIONS)[number]>, never> = {};
+void EVERY_REGISTRY_OPTION;
 
 /** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
 interface RunOptions {
