@@ -329,6 +329,14 @@ describe("malformed tool calls", () => {
     expect(await rejectionOf(registry().dispatch(call as never))).toBeInstanceOf(UnknownToolError);
   });
 
+  it("never suggests the tool a name that is not a string reads like: the number 5 names no tool, not even \"5\"", async () => {
+    const numbered = new ToolRegistry().register({ name: "5", description: "", parameters: anything }, () => 1);
+    const error = (await rejectionOf(numbered.dispatch({ id: "1", name: 5, arguments: {} } as never))) as UnknownToolError;
+    expect(error).toBeInstanceOf(UnknownToolError);
+    expect(error.suggestions).toEqual([]);
+    expect(error.message).toBe('Unknown tool "5". Available tools: "5".');
+  });
+
   it("rejects a call whose arguments cannot be read with a validation error", async () => {
     const call = { type: "tool_call", id: "1", name: "anything", get arguments(): never { throw new Error("trap"); } };
     expect(await issuesOf(call as unknown as ToolCallContent)).toEqual(["/: arguments must be a plain object"]);

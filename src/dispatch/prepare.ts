@@ -69,7 +69,8 @@ export function lookUpTool(fields: Pick<CallFields, "name" | "shownName">, conte
   if (tool !== undefined && (allowed === undefined || allowed(tool.name))) return tool;
   const names = allowed === undefined ? [...context.tools.keys()] : [...context.tools.keys()].filter(allowed);
   if (tool !== undefined) throw new ToolNotAllowedError(tool.name, names);
-  throw new UnknownToolError(fields.shownName, suggestNames(fields.shownName, names), names);
+  // A name that is not a string (the number 5) names no tool, even one whose name reads the same: no suggestion.
+  throw new UnknownToolError(fields.shownName, fields.name === undefined ? [] : suggestNames(fields.shownName, names), names);
 }
 
 /**
