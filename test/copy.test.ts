@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyArguments, CopyRefusal, expandedSize, MAX_EXPANDED_VALUES, MAX_FAST_ARRAY_LENGTH, MAX_FAST_VALUES } from "../src/validation/copy.js";
+import { copyArguments, CopyRefusal, MAX_FAST_ARRAY_LENGTH, MAX_FAST_VALUES, MAX_SHARED_VALUES, measureValues } from "../src/validation/copy.js";
 import { ROOT_ISSUES } from "../src/text/issues.js";
 
 function refusalOf(value: object): string {
@@ -206,36 +206,50 @@ describe("copyArguments: each getter runs once, however the value is shaped", ()
     let shared: unknown = { leaf: 1 };
     for (let level = 0; level < 40; level++) shared = [shared, shared];
     expect(() => copyArguments({ tree: shared })).toThrow(new CopyRefusal(ROOT_ISSUES.tooManyValues));
-    expect(ROOT_ISSUES.tooManyValues).toContain(String(MAX_EXPANDED_VALUES));
+    expect(ROOT_ISSUES.tooManyValues).toContain(String(MAX_SHARED_VALUES));
   });
 
-  it("counts the values of a value as a walk of it as a tree would: a shared object each time, a cycle's way back once, a Map as one", () => {
+  it("counts a long array, cloned where it stands, each time it appears: shared, it sends the whole value to structuredClone, which keeps it shared", () => {
+    const long = new Array(MAX_FAST_ARRAY_LENGTH + 10).fill(0.5);
+    const copy = copyArguments({ rows: new Array(100).fill(long) }) as { rows: unknown[][] };
+    expect(copy.rows).toHaveLength(100);
+    expect(copy.rows[0] === copy.rows[99]).toBe(true);
+    expect(copy.rows[0] === long).toBe(false);
+    expect(copy.rows[0]).toHaveLength(MAX_FAST_ARRAY_LENGTH + 10);
+  });
+
+  it("measures a value's values once each, and as a walk of it as a tree would: a shared object each time, a cycle's way back once", () => {
     const leaf = { a: 1, b: [true, null] };
-    expect(expandedSize(leaf, 100)).toBe(5);
-    expect(expandedSize({ x: leaf, y: leaf, z: [leaf] }, 100)).toBe(1 + 5 + 5 + 1 + 5);
+    expect(measureValues(leaf)).toEqual({ expanded: 5, distinct: 5 });
+    expect(measureValues({ x: leaf, y: leaf, z: [leaf] })).toEqual({ expanded: 1 + 5 + 5 + 1 + 5, distinct: 1 + 5 + 1 });
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
-    expect(expandedSize(cyclic, 100)).toBe(3);
-    expect(expandedSize({ map: new Map([[1, leaf]]), date: new Date(0) }, 100)).toBe(3);
+    expect(measureValues(cyclic)).toEqual({ expanded: 3, distinct: 2 });
+    // A Map's keys and values, a Set's members, a typed array's 8-byte words; a date is one value.
+    expect(measureValues({ map: new Map([[1, leaf]]), set: new Set([leaf]), date: new Date(0), bytes: new Float64Array(4) })).toEqual({
+      expanded: 1 + (1 + 1 + 5) + (1 + 5) + 1 + 5,
+      distinct: 1 + (1 + 1 + 5) + 1 + 1 + 5,
+    });
     let shared: unknown = [];
     for (let level = 0; level < 60; level++) shared = [shared, shared];
-    expect(expandedSize(shared as object, 1_000)).toBe(1_001);
+    expect(measureValues(shared as object)).toEqual({ expanded: 2 ** 52, distinct: 61 });
   });
 
   it("counts the values of a copy made inside another (a getter that copies) on their own", () => {
     let runs = 0;
-    // Nearly all the values one fast copy may read: 4 arrays of 32,000 objects, each array, item and object a value.
-    const inner = { items: Array.from({ length: 4 }, () => Array.from({ length: 32_000 }, () => ({}))) };
-    expect(4 * (1 + 2 * 32_000)).toBeGreaterThan(MAX_FAST_VALUES - 10_000);
+    // Nearly all the values one fast copy may read: arrays of 32,000 objects, each array, item and object a value.
+    const arrays = Math.floor(MAX_FAST_VALUES / (1 + 2 * 32_000));
+    const inner = { items: Array.from({ length: arrays }, () => Array.from({ length: 32_000 }, () => ({}))) };
+    expect(arrays * (1 + 2 * 32_000)).toBeGreaterThan(MAX_FAST_VALUES - 30_000);
     const value = {
       get first() {
         runs++;
         return (copyArguments(inner).items as unknown[]).length;
       },
-      second: Array.from({ length: 5_000 }, () => ({ x: 1 })),
+      second: Array.from({ length: 10_000 }, () => ({ x: 1 })),
     };
     const copy = copyArguments(value);
-    expect(copy).toEqual({ first: 4, second: value.second });
+    expect(copy).toEqual({ first: arrays, second: value.second });
     // Had the inner copy spent the outer's count, the outer would have gone to structuredClone, which runs the getter again.
     expect(runs).toBe(1);
   });

@@ -165,6 +165,17 @@ describe("the fused copy-and-check", () => {
     expect((fusedPath(schema, { name: 5, tree: shared as unknown[] }) as { valid: boolean }).valid).toBe(false);
   });
 
+  it("counts the keys and items it copies as the plain copy counts them: shared rows past the count go whole to structuredClone on both paths", () => {
+    const schema = Type.Object({ name: Type.String(), grid: Type.Array(Type.Array(Type.Number())) });
+    const row = new Array(1_000).fill(0.5);
+    const value = { name: "n", grid: new Array(2_000).fill(row) };
+    const fused = fusedPath(schema, value) as { copy: { grid: unknown[] }; valid: boolean };
+    const plain = plainPath(schema, value) as { copy: { grid: unknown[] }; valid: boolean };
+    // Compared here, not by expect: its failure message would print two million numbers.
+    expect([fused.valid, fused.copy.grid[0] === fused.copy.grid[1999], fused.copy.grid[0] === row]).toEqual([true, true, false]);
+    expect([plain.valid, plain.copy.grid[0] === plain.copy.grid[1999]]).toEqual([true, true]);
+  });
+
   it("keeps a cycle in an object whose keys are its declared ones, in order (copied without the key loop)", () => {
     const schema = Type.Object({ name: Type.String(), next: Type.Optional(Type.Unknown()) });
     const value: Record<string, unknown> = { name: "n" };

@@ -23,7 +23,10 @@ export interface RegisterOptions<TArgs = unknown> extends ExecutionOptions<TArgs
 
 
 /** Every option of {@link RegisterOptions}: `register` refuses any other (a misspelt one). */
-const REGISTER_OPTIONS: readonly string[] = ["timeoutMs", ...EXECUTION_OPTIONS] satisfies readonly (keyof RegisterOptions)[];
+const REGISTER_OPTIONS = ["timeoutMs", ...EXECUTION_OPTIONS] as const satisfies readonly (keyof RegisterOptions)[];
+// An option added to the interface and not to the list fails to compile here.
+const EVERY_REGISTER_OPTION: Record<Exclude<keyof RegisterOptions, (typeof REGISTER_OPTIONS)[number]>, never> = {};
+void EVERY_REGISTER_OPTION;
 
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;

@@ -17,7 +17,7 @@ export const ROOT_ISSUES = {
   notCloneable: "/: arguments must contain only structured-clone-compatible values",
   notJson: "/: arguments must be valid JSON",
   tooDeep: "/: arguments are nested too deeply",
-  tooManyValues: "/: arguments must not hold more than 16777216 values, counting an object each time it appears",
+  tooManyValues: "/: arguments share objects too widely: counting each object each time it appears, they hold over 16777216 values more than they have",
   unchecked: "/: arguments could not be checked against the schema",
   mismatch: "/: arguments do not match the schema",
 } as const;

@@ -61,6 +61,11 @@ export const COPY_COUNT = { valuesLeft: MAX_FAST_VALUES };
 /** Thrown inside the fast copy when data nests deeper than it goes, or holds more values than it reads: the whole value goes to structuredClone. */
 class TooDeepForFastCopy extends Error {}
 
+/** What a fused copy-and-check throws when the values it may read run out: the whole value goes to structuredClone. */
+export function valuesRunOut(): Error {
+  return new TooDeepForFastCopy();
+}
+
 /** Thrown inside the fast copy at a sparse-array hole; each level on the way out adds its segment. */
 export class HoleFound extends Error {
   readonly segments: string[] = [];
@@ -195,7 +200,8 @@ export function cloneInPlace(value: object): unknown {
     found.segments.push(...hole.reverse());
     throw found;
   }
-  refuseOverExpanded(copy);
+  // Its values count against the copy's (a clone met again is cloned again, at full size).
+  if (typeof copy === "object" && copy !== null && (COPY_COUNT.valuesLeft -= refuseOverShared(copy)) < 0) throw new TooDeepForFastCopy();
   return copy;
 }
 
@@ -208,24 +214,30 @@ function copyWithStructuredClone(value: object): Record<string, unknown> {
   }
   const hole = findHole(copy);
   if (hole !== undefined) throw holeRefusal(hole);
-  refuseOverExpanded(copy);
+  refuseOverShared(copy);
   return copy;
 }
 
 /**
- * The most values a copy made by structuredClone may hold, counting an object each time it
- * appears: its JSON text would be larger than the default `maxArgumentBytes` (16 MiB), which
- * bounds arguments sent as text. structuredClone keeps shared objects shared (81 objects can
- * appear 2^41 times); the check, which walks the value as a tree, would take for ever on them.
+ * The most values sharing may add to a copy made by structuredClone, counting a shared object each
+ * time it appears: structuredClone keeps shared objects shared (81 objects can appear 2^41
+ * times), and the check, which walks the value as a tree, would take for ever on them. 2^24 is
+ * more than a JSON text within the default `maxArgumentBytes` (16 MiB) could hold. Values that
+ * share nothing are not bounded here, whatever their size.
  */
-export const MAX_EXPANDED_VALUES = 1 << 24;
+export const MAX_SHARED_VALUES = 1 << 24;
 
-/** @throws CopyRefusal when `copy` holds more than {@link MAX_EXPANDED_VALUES}, counting an object each time it appears */
-function refuseOverExpanded(copy: unknown): void {
-  if (typeof copy === "object" && copy !== null && expandedSize(copy, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES) throw new CopyRefusal(ROOT_ISSUES.tooManyValues);
+/**
+ * How many values `copy` holds counting an object each time it appears ({@link measureValues}).
+ * @throws CopyRefusal when that is more than {@link MAX_SHARED_VALUES} beyond its distinct values
+ */
+function refuseOverShared(copy: object): number {
+  const { expanded, distinct } = measureValues(copy);
+  if (expanded - distinct > MAX_SHARED_VALUES) throw new CopyRefusal(ROOT_ISSUES.tooManyValues);
+  return expanded;
 }
 
-/** One object on the walk of {@link expandedSize}: its values, the next to count, and its size so far. */
+/** One object on the walk of {@link measureValues}: its values, the next to count, and its size so far. */
 interface SizeFrame {
   readonly node: object;
   readonly values: readonly unknown[];
@@ -236,41 +248,56 @@ interface SizeFrame {
 /** Marks an object on the walk's path: met again below itself, it closes a cycle. */
 const ON_PATH = -1;
 
+/** The most `measureValues` counts: beyond it, every count is the same. */
+const MAX_COUNTED = 2 ** 52;
+
 /**
- * How many values `root` holds counting an object (and what it holds) each time it appears, as a
- * walk of the value as a tree would count them, up to `limit + 1`; found in one pass over each
- * distinct object (a shared object's size is counted once and added where it appears) and without
- * recursion. The way back of a cycle counts as one value, as the copy keeps it. A `Map`, a `Set`
- * or another object of a kind that is not plain data counts as one value: no check reads inside.
+ * How many values `root` holds: `distinct`, each object and value once; `expanded`, counting an
+ * object (and what it holds) each time it appears, as a walk of the value as a tree would count
+ * them (the way back of a cycle as one value, as the copy keeps it). Found in one pass over the
+ * distinct objects (a shared object's size is counted once and added where it appears), without
+ * recursion. A typed array or buffer counts one value per 8 bytes; a `Map` or `Set`, its entries.
  */
-export function expandedSize(root: object, limit: number): number {
+export function measureValues(root: object): { expanded: number; distinct: number } {
   const sizes = new Map<object, number>();
   const stack: SizeFrame[] = [];
+  let distinct = 0;
   const enter = (node: object): void => {
     sizes.set(node, ON_PATH);
-    stack.push({ node, values: Array.isArray(node) ? node : hasPlainPrototype(node) ? Object.values(node) : [], next: 0, size: 1 });
+    const own = 1 + (ArrayBuffer.isView(node) || node instanceof ArrayBuffer ? Math.ceil(node.byteLength / 8) : 0);
+    distinct += own;
+    stack.push({ node, values: valuesOf(node), next: 0, size: own });
   };
   enter(root);
   for (;;) {
     const frame = stack[stack.length - 1]!;
     if (frame.next < frame.values.length) {
       const value = frame.values[frame.next++];
-      if (typeof value !== "object" || value === null) frame.size++;
-      else {
+      if (typeof value !== "object" || value === null) {
+        frame.size++;
+        distinct++;
+      } else {
         const known = sizes.get(value);
         if (known === undefined) enter(value);
-        else frame.size += known === ON_PATH ? 1 : known;
+        else frame.size = Math.min(frame.size + (known === ON_PATH ? 1 : known), MAX_COUNTED);
       }
-      if (frame.size > limit) return limit + 1;
       continue;
     }
     stack.pop();
     sizes.set(frame.node, frame.size);
     const parent = stack[stack.length - 1];
-    if (parent === undefined) return frame.size;
-    parent.size += frame.size;
-    if (parent.size > limit) return limit + 1;
+    if (parent === undefined) return { expanded: frame.size, distinct };
+    parent.size = Math.min(parent.size + frame.size, MAX_COUNTED);
   }
+}
+
+/** The values a walk of `node` goes through: an array's items, a plain object's, a Map's keys and values, a Set's members. */
+function valuesOf(node: object): readonly unknown[] {
+  if (Array.isArray(node)) return node;
+  if (hasPlainPrototype(node)) return Object.values(node);
+  if (node instanceof Map) return [...node.keys(), ...node.values()];
+  if (node instanceof Set) return [...node];
+  return [];
 }
 
 /**

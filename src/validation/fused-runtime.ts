@@ -13,6 +13,7 @@ import {
   MAX_FAST_ARRAY_LENGTH,
   MAX_FAST_VALUES,
   recoverFastCopy,
+  valuesRunOut,
 } from "./copy.js";
 
 /** What a fused copy-and-check found, besides the copy: set by the generated code, read by the caller. */
@@ -68,4 +69,5 @@ export const FUSED_HELPERS = Object.freeze({
   notPlain: NOT_PLAIN,
   recoverFastCopy,
   singleLine,
+  valuesRunOut,
 });

@@ -75,6 +75,9 @@ export function fusedSource(schema: object): FusedSource | undefined {
     // about 120 instructions, 7% of a small dispatch.
     `const OBJECT_PROTOTYPE = Object.prototype;`,
     `const PROBE = Symbol("fused-probe");`,
+    // The values the pass may still read, counted down as the plain copy counts them: each object
+    // and array entered (in H.enterObject), each of its keys and items.
+    `const COUNT = H.copyCount;`,
     ...generator.functions,
     `return function fused(value, state) {`,
     // The arguments must be plain data: anything else (or a proxy whose traps throw) is not.
@@ -83,14 +86,13 @@ export function fusedSource(schema: object): FusedSource | undefined {
     `  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return H.notPlain;`,
     // The count of the values the pass reads, as the plain copy counts them (see `MAX_FAST_VALUES`),
     // given back at the end to a copy this one runs inside.
-    `  const count = H.copyCount;`,
-    `  const outer = count.valuesLeft;`,
-    `  count.valuesLeft = H.maxFastValues;`,
+    `  const outer = COUNT.valuesLeft;`,
+    `  COUNT.valuesLeft = H.maxFastValues;`,
     `  try { return ${root}(value, 0, undefined, state); }`,
-    // Data nested past the fast copy, or holding more objects than it enters, goes to structuredClone
+    // Data nested past the fast copy, or holding more values than it reads, goes to structuredClone
     // whole, read again: what the pass found no longer counts, and the full check decides on the clone.
     `  catch (error) { const copy = H.recoverFastCopy(error, value); state.invalid = false; state.unchecked = true; return copy; }`,
-    `  finally { count.valuesLeft = outer; }`,
+    `  finally { COUNT.valuesLeft = outer; }`,
     `};`,
   ].join("\n");
   return { body, externals: generator.externals };
@@ -167,7 +169,7 @@ class Generator {
         `    if (prototype !== OBJECT_PROTOTYPE && prototype !== null) { state.unchecked = true; return H.cloneInPlace(value); }`,
         `  }`,
       );
-      lines.push(`  const keys = Object.keys(value);`, `  let link;`);
+      lines.push(`  const keys = Object.keys(value);`, `  if ((COUNT.valuesLeft -= keys.length) < 0) throw H.valuesRunOut();`, `  let link;`);
       lines.push(...this.#shapeLines(schema, names, required, pattern));
       lines.push(`  const copy = {};`);
       const seen = names.map((property, index) => (required.has(property) ? `seen${index}` : undefined));
@@ -231,6 +233,7 @@ class Generator {
       lines.push(`  const length = value.length;`);
       // A longer array (or a proxy claiming one) is the plain copy's business: structuredClone.
       lines.push(`  if (!(length <= H.maxFastArrayLength)) { state.unchecked = true; return H.cloneInPlace(value); }`);
+      lines.push(`  if ((COUNT.valuesLeft -= length) < 0) throw H.valuesRunOut();`);
       if (typeof schema.minItems === "number") lines.push(`  if (length < ${schema.minItems}) state.invalid = true;`);
       if (typeof schema.maxItems === "number") lines.push(`  if (length > ${schema.maxItems}) state.invalid = true;`);
       lines.push(`  const copy = [];`, `  let link;`, `  for (let index = 0; index < length; index++) {`);
