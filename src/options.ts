@@ -14,6 +14,15 @@ export function describeOption(value: unknown): string {
 }
 
 /**
+ * The names of every option of `T`, as a list a runtime check can read: `everyOption<T>()([...])`
+ * fails to compile when the list leaves out an option of `T` (one added to the interface later),
+ * or names one `T` does not have.
+ */
+export function everyOption<T>() {
+  return <const Names extends readonly (keyof T & string)[]>(names: Names & ([Exclude<keyof T, Names[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, Names[number]> })): Names => names;
+}
+
+/**
  * Refuses an option nobody reads: a misspelt one (`timeout` for `timeoutMs`) would otherwise be
  * dropped without a word, and the limit it was meant to set never applied. An option set to
  * `undefined` is unset, whatever its name.

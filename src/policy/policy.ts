@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { describeOption, milliseconds, oneOf, positiveInteger } from "../options.js";
+import { describeOption, everyOption, milliseconds, oneOf, positiveInteger } from "../options.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 import type { Claim } from "./locks.js";
 import { type RateLimit, SlidingWindowLimiter } from "./rate-limit.js";
@@ -77,7 +77,7 @@ export interface ExecutionOptions<TArgs = unknown> {
 }
 
 /** Every option of {@link ExecutionOptions}: with `timeoutMs`, what `register` takes. */
-export const EXECUTION_OPTIONS = [
+export const EXECUTION_OPTIONS = everyOption<ExecutionOptions>()([
   "effects",
   "cacheTtlMs",
   "onceTtlMs",
@@ -89,10 +89,7 @@ export const EXECUTION_OPTIONS = [
   "rateLimit",
   "circuitBreaker",
   "retry",
-] as const satisfies readonly (keyof ExecutionOptions)[];
-// An option added to the interface and not to the list fails to compile here.
-const EVERY_EXECUTION_OPTION: Record<Exclude<keyof ExecutionOptions, (typeof EXECUTION_OPTIONS)[number]>, never> = {};
-void EVERY_EXECUTION_OPTION;
+]);
 
 /** A tool's checked execution options: `undefined` on a tool that has none, whose calls take the plain path. */
 export interface ToolPolicy {

@@ -1,7 +1,7 @@
 import type { TSchema } from "typebox";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
-import { milliseconds, refuseUnknownOptions } from "../options.js";
+import { everyOption, milliseconds, refuseUnknownOptions } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { objectRootProblem } from "../schema/plain.js";
 import { snapshotSchema } from "../schema/snapshot.js";
@@ -23,10 +23,7 @@ export interface RegisterOptions<TArgs = unknown> extends ExecutionOptions<TArgs
 
 
 /** Every option of {@link RegisterOptions}: `register` refuses any other (a misspelt one). */
-const REGISTER_OPTIONS = ["timeoutMs", ...EXECUTION_OPTIONS] as const satisfies readonly (keyof RegisterOptions)[];
-// An option added to the interface and not to the list fails to compile here.
-const EVERY_REGISTER_OPTION: Record<Exclude<keyof RegisterOptions, (typeof REGISTER_OPTIONS)[number]>, never> = {};
-void EVERY_REGISTER_OPTION;
+const REGISTER_OPTIONS = everyOption<RegisterOptions>()(["timeoutMs", ...EXECUTION_OPTIONS]);
 
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;

@@ -17,7 +17,7 @@ import { allowTest } from "../dispatch/allow.js";
 import { recordArgumentLimit } from "./argument-limits.js";
 import { recheckArguments } from "../validation/arguments.js";
 import { type LedgerStore, MemoryLedger } from "../execution/ledger.js";
-import { approvalLookup, describeOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger, refuseUnknownOptions } from "../options.js";
+import { approvalLookup, describeOption, everyOption, milliseconds, oneOf, optionalFunction, optionalSignal, optionalToken, positiveInteger, refuseUnknownOptions } from "../options.js";
 import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import { resultValue } from "../results/value.js";
 import { ArgumentReader, type ArgumentsOf } from "../streaming/argument-reader.js";
@@ -626,7 +626,7 @@ export class ToolRegistry {
 }
 
 /** Every option of {@link ToolRegistryOptions}: the constructor refuses any other (a misspelt one). */
-const REGISTRY_OPTIONS = [
+const REGISTRY_OPTIONS = everyOption<ToolRegistryOptions>()([
   "cacheSize",
   "cacheKey",
   "timeoutMs",
@@ -637,10 +637,7 @@ const REGISTRY_OPTIONS = [
   "approvalSecret",
   "maxResultBytes",
   "onLateSettle",
-] as const satisfies readonly (keyof ToolRegistryOptions)[];
-// An option added to the interface and not to the list fails to compile here.
-const EVERY_REGISTRY_OPTION: Record<Exclude<keyof ToolRegistryOptions, (typeof REGISTRY_OPTIONS)[number]>, never> = {};
-void EVERY_REGISTRY_OPTION;
+]);
 
 /** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
 interface RunOptions {
