@@ -188,7 +188,7 @@ function copyPlainObject(value: object, depth: number, parent: PathLink | undefi
 
 /** A value that is not plain data, copied where it stands by structuredClone (which reads it once). */
 export function cloneInPlace(value: object): unknown {
-  let copy: unknown;
+  let copy: object;
   try {
     copy = structuredClone(value);
   } catch (error) {
@@ -201,7 +201,7 @@ export function cloneInPlace(value: object): unknown {
     throw found;
   }
   // Its values count against the copy's (a clone met again is cloned again, at full size).
-  if (typeof copy === "object" && copy !== null && (COPY_COUNT.valuesLeft -= refuseOverShared(copy)) < 0) throw new TooDeepForFastCopy();
+  if ((COPY_COUNT.valuesLeft -= refuseOverShared(copy)) < 0) throw new TooDeepForFastCopy();
   return copy;
 }
 
