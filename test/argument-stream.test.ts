@@ -39,6 +39,27 @@ describe("registry.argumentStream", () => {
     expect(JSON.parse(JSON.stringify(second))).toEqual({ value: { path: "notes.txt", offset: "4" }, issues: ["/offset: must be integer (>= 0)"], done: false });
   });
 
+  it("returns { value, issues, done } as its own properties, which deep equality, a spread and Object.keys see", () => {
+    const stream = registry().registry.argumentStream("read");
+    const state = stream.push('{"path":"no');
+    expect(state).toEqual({ value: { path: "no" }, issues: [], done: false });
+    expect(Object.keys(state)).toEqual(["value", "issues", "done"]);
+    expect({ ...state }).toEqual({ value: { path: "no" }, issues: [], done: false });
+    expect(Object.create(state).value).toEqual({ path: "no" });
+    expect(() => new Proxy(state, {}).value).toThrow(TypeError);
+  });
+
+  it("keeps each state's issues as they were at its push, while its value is the stream's one value", () => {
+    const stream = registry().registry.argumentStream("read");
+    const first = stream.push('{"path":"notes.txt"');
+    const second = stream.push(',"offset":"4"');
+    const third = stream.push("}");
+    expect(first).toEqual({ value: { path: "notes.txt", offset: "4" }, issues: [], done: false });
+    expect(second.issues).toEqual(["/offset: must be integer (>= 0)"]);
+    // A push that finds no new issue shows what the last one showed, and is the same state.
+    expect(third).toBe(second);
+  });
+
   it("throws at end() the ToolArgumentsValidationError dispatch throws, with the same issues", async () => {
     const { registry: tools } = registry();
     const text = '{"path":7,"offset":-1,"extra":true}';

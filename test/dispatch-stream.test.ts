@@ -52,9 +52,13 @@ describe("registry.dispatchStream", () => {
     const events: ToolStreamEvent[] = [];
     for await (const event of tools().dispatchStream([{ toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x' }, { toolCallId: "a", done: true }])) events.push(event);
     const delta = events.find((event) => event.type === "tool-call-delta")!;
-    const plain = { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x', issues: [], value: { path: "x" } };
+    const plain = { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"x', value: { path: "x" }, issues: [] };
     expect(JSON.parse(JSON.stringify(delta))).toEqual(plain);
     expect(inspect(delta)).toBe(inspect(plain));
+    // Its own properties, all of them: deep equality and a spread see the value too.
+    expect(delta).toEqual(plain);
+    expect({ ...delta }).toEqual(plain);
+    expect(Object.keys(delta)).toEqual(Object.keys(plain));
   });
 
   it("runs each call the moment its arguments are complete, while the model is still streaming the next", async () => {

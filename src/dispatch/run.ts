@@ -2,6 +2,7 @@ import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../error
 import type { ToolContext } from "../types.js";
 import { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
+import { defineOwnGetter, ReturnsItsTarget } from "../objects.js";
 import type { PreparedCall } from "./prepare.js";
 
 /** What a registry's `onLateSettle` receives when a handler it gave up on settles at last. Never the value. */
@@ -229,8 +230,7 @@ class CallStop {
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
     const context = { toolCallId, toolName } as ToolContext;
     ContextLink.link(context, this);
-    if (DEFINE_GETTER !== undefined) DEFINE_GETTER.call(context, "signal", readSignal);
-    else Object.defineProperty(context, "signal", SIGNAL_PROPERTY);
+    defineOwnGetter(context, "signal", readSignal);
     if (data !== undefined) context.data = data;
     return context;
   }
@@ -284,13 +284,6 @@ class CallStop {
   }
 }
 
-/** A base class whose constructor returns the object it is given, so that a subclass can stamp its private fields on any object. */
-class ReturnsItsTarget {
-  constructor(target: object) {
-    return target;
-  }
-}
-
 /**
  * The link from a guarded call's context to its {@link CallStop}: a private field stamped on the
  * context, which no enumeration, spread, JSON or reflection sees, and which costs a plain property
@@ -326,17 +319,6 @@ function readSignal(this: unknown): AbortSignal {
   if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context (through a Proxy, read it from the context itself)");
   return stop.signal();
 }
-
-/** The `signal` accessor of every guarded call's context, enumerable and configurable as an object literal's getter is. */
-const SIGNAL_PROPERTY: PropertyDescriptor = Object.freeze({ get: readSignal, enumerable: true, configurable: true });
-
-/**
- * `Object.prototype.__defineGetter__` where the runtime has it (every engine with a web
- * compatibility annex: V8, SpiderMonkey, JavaScriptCore): it defines the same accessor as
- * {@link SIGNAL_PROPERTY} in about two thirds of the time `Object.defineProperty` takes, which is
- * most of what a time limit adds to a call.
- */
-const DEFINE_GETTER = (Object.prototype as { __defineGetter__?: (this: object, key: string, get: () => unknown) => void }).__defineGetter__;
 
 /**
  * V8 drops a class's object layouts once no instance of it is left, and with them the optimized

@@ -1,6 +1,7 @@
 import { describeOption } from "../options.js";
 import { type ArgumentReader, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { INSPECT } from "./inspect.js";
+import { definePartialValue } from "./partial-value.js";
 
 /**
  * What arguments of type `T` may look like while they stream: every property optional, all the
@@ -37,31 +38,29 @@ export interface ArgumentStreamState<T> {
 }
 
 /**
- * One push's state; `value` is read from the stream when asked for. Its accessor is the class's,
- * not the object's own (an own accessor per push would cost more than most pushes), so a spread or
- * `Object.keys` does not see it; JSON and Node's `inspect` show it, read at that moment.
+ * One push's state, as plain data: `value`, `issues` and `done` are its own enumerable properties,
+ * so a spread, `Object.keys`, `JSON.stringify` and deep equality see all three. `value` is a
+ * getter, which reads the stream's one partial value, built when read (see
+ * {@link ArgumentStreamState.value}); Node's `inspect` shows it read at that moment.
  */
 class PushState<T> implements ArgumentStreamState<T> {
-  readonly done = false;
-  readonly #reader: ArgumentReader;
+  declare readonly value: DeepPartial<T> | undefined;
+  declare readonly issues: readonly string[];
+  declare readonly done: false;
 
-  constructor(
-    reader: ArgumentReader,
-    readonly issues: readonly string[],
-  ) {
-    this.#reader = reader;
+  constructor(reader: ArgumentReader, issues: readonly string[]) {
+    // In this order, so that the properties read as the contract lists them: value, issues, done.
+    definePartialValue(this, reader);
+    (this as { issues: readonly string[] }).issues = issues;
+    (this as { done: false }).done = false;
   }
 
-  get value(): DeepPartial<T> | undefined {
-    return this.#reader.value as DeepPartial<T> | undefined;
-  }
-
-  /** `{ value, issues, done }` as plain data, for `JSON.stringify` (a state sent on to a UI as it is). */
+  /** `{ value, issues, done }` as plain data with `value` read now (what `JSON.stringify` gives too). */
   toJSON(): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
     return { value: this.value, issues: this.issues, done: this.done };
   }
 
-  /** What Node's `console.log` and `util.inspect` show: the same plain data. */
+  /** What Node's `console.log` and `util.inspect` show: the same plain data (they show a getter as `[Getter]`). */
   [INSPECT](): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
     return this.toJSON();
   }
@@ -80,6 +79,8 @@ class PushState<T> implements ArgumentStreamState<T> {
 export class ArgumentStream<T = unknown> {
   readonly #reader: ArgumentReader;
   #ended = false;
+  /** The last push's state, returned again while the issues stay the same: see {@link ArgumentStream.push}. */
+  #last: PushState<T> | undefined;
 
   /** Made by `registry.argumentStream(toolName)`. */
   constructor(reader: ArgumentReader) {
@@ -94,13 +95,21 @@ export class ArgumentStream<T = unknown> {
   /**
    * Reads the next piece of the arguments text (any size, split anywhere: inside a token, an
    * escape or a surrogate pair).
+   * @returns the state after this piece: the partial value and the issues certain so far. A push
+   * that finds no new issue returns the state the last push returned (the same object: its
+   * `value` is the stream's one value, read when asked for, and its `issues` have not changed)
    * @throws TypeError when `delta` is not a string, or after `end()`
    */
   push(delta: string): ArgumentStreamState<T> {
     if (this.#ended) throw new TypeError("push() was called after end(): the arguments are complete");
     if (typeof delta !== "string") throw new TypeError(`delta must be a string, got ${describeOption(delta)}`);
     this.#reader.push(delta);
-    return new PushState<T>(this.#reader, this.#reader.issues);
+    const issues = this.#reader.issues;
+    // A state holds no more than its issues (its value is the stream's, read when asked for): while
+    // they stay the same, the last push's state is this one's, and making it again would cost more
+    // than most pushes.
+    if (this.#last !== undefined && this.#last.issues === issues) return this.#last;
+    return (this.#last = new PushState<T>(this.#reader, issues));
   }
 
   /**

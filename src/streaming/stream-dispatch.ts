@@ -8,6 +8,7 @@ import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./a
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
 import { INSPECT } from "./inspect.js";
+import { definePartialValue } from "./partial-value.js";
 
 /** What the stream dispatcher needs of a registry, for one `dispatchStream`. */
 export interface StreamDispatchContext {
@@ -355,39 +356,37 @@ class StreamRun {
 }
 
 /**
- * A `tool-call-delta` event, whose partial value is built only when read: an accessor of the
- * class, which a spread does not see (JSON and Node's `inspect` do).
+ * A `tool-call-delta` event, as plain data: every field its own enumerable property, so a spread,
+ * `JSON.stringify` and deep equality see them all. Its `value` is a getter, which reads the call's
+ * one partial value, built when read; Node's `inspect` shows it read at that moment.
  */
 class DeltaEvent {
-  readonly type = "tool-call-delta";
-  readonly index: number;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly #reader: ArgumentReader;
+  declare readonly type: "tool-call-delta";
+  declare readonly index: number;
+  declare readonly toolCallId: string;
+  declare readonly toolName: string;
+  declare readonly argumentsDelta: string;
+  declare readonly value: unknown;
+  declare readonly issues: readonly string[];
 
-  constructor(
-    call: StreamedCall,
-    readonly argumentsDelta: string,
-    reader: ArgumentReader,
-    readonly issues: readonly string[],
-  ) {
-    this.index = call.index;
-    this.toolCallId = call.toolCallId;
-    this.toolName = call.shownName;
-    this.#reader = reader;
+  constructor(call: StreamedCall, argumentsDelta: string, reader: ArgumentReader, issues: readonly string[]) {
+    const event = this as { -readonly [Key in keyof DeltaEvent]: DeltaEvent[Key] };
+    event.type = "tool-call-delta";
+    event.index = call.index;
+    event.toolCallId = call.toolCallId;
+    event.toolName = call.shownName;
+    event.argumentsDelta = argumentsDelta;
+    definePartialValue(this, reader);
+    event.issues = issues;
   }
 
-  get value(): unknown {
-    return this.#reader.value;
+  /** The event as plain data with its `value` read now (what `JSON.stringify` gives too). */
+  toJSON(): { type: "tool-call-delta"; index: number; toolCallId: string; toolName: string; argumentsDelta: string; value: unknown; issues: readonly string[] } {
+    const { type, index, toolCallId, toolName, argumentsDelta, value, issues } = this;
+    return { type, index, toolCallId, toolName, argumentsDelta, value, issues };
   }
 
-  /** The event as plain data with its `value` read now, for `JSON.stringify` (an event sent on to a UI as it is). */
-  toJSON(): { type: "tool-call-delta"; index: number; toolCallId: string; toolName: string; argumentsDelta: string; issues: readonly string[]; value: unknown } {
-    const { type, index, toolCallId, toolName, argumentsDelta, issues } = this;
-    return { type, index, toolCallId, toolName, argumentsDelta, issues, value: this.value };
-  }
-
-  /** What Node's `console.log` and `util.inspect` show: the same plain data. */
+  /** What Node's `console.log` and `util.inspect` show: the same plain data (they show a getter as `[Getter]`). */
   [INSPECT](): ReturnType<DeltaEvent["toJSON"]> {
     return this.toJSON();
   }
