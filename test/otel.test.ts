@@ -257,6 +257,13 @@ describe("instrument", () => {
     expect(spans.every((span) => span.attributes["gen_ai.tool.call.id"] === "1")).toBe(true);
   });
 
+  it("names the span of an envelope too malformed to carry a tool name execute_tool alone, with no tool name", async () => {
+    const result = await tracedRegistry().execute({ v: 1, toolCallId: "9" } as never);
+    expect(result.status === "error" && result.error.name).toBe("ToolEnvelopeError");
+    const span = finished().find((candidate) => candidate.attributes["gen_ai.tool.call.id"] === "9")!;
+    expect([span.name, span.attributes["gen_ai.tool.name"], span.attributes["error.type"]]).toEqual(["execute_tool", undefined, "ToolEnvelopeError"]);
+  });
+
   it("traces a call envelope() refuses here, before anything is sent, without its arguments", async () => {
     const sender = tracedRegistry({ tracer, recordArguments: true });
     await expect(sender.envelope({ id: "7", name: "lookup", arguments: { city: 7 } })).rejects.toThrow(/Invalid arguments for tool "lookup"/);

@@ -1,4 +1,4 @@
-import { context, type Histogram, type Meter, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { type Attributes, context, type Histogram, type Meter, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import {
   ToolAbortedError,
   ToolApprovalError,
@@ -107,14 +107,7 @@ class ToolCallTracing implements CallObserver {
       return result;
     }
     const parent = call.traceparent === undefined ? context.active() : withTraceparent(context.active(), call.traceparent);
-    const span = tracer.startSpan(
-      `execute_tool ${call.toolName}`,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.toolName, "gen_ai.tool.call.id": call.toolCallId, "gen_ai.tool.type": "function" },
-      },
-      parent,
-    );
+    const span = tracer.startSpan(call.toolName === "" ? "execute_tool" : `execute_tool ${call.toolName}`, { kind: SpanKind.INTERNAL, attributes: spanAttributes(call) }, parent);
     this.#spans.set(call, span);
     let result: ToolResult | undefined;
     try {
@@ -149,10 +142,21 @@ class ToolCallTracing implements CallObserver {
 
   #record(call: ObservedCall, result: ToolResult, started: number): void {
     if (this.#duration === undefined) return;
-    const attributes: Record<string, string> = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.toolName };
+    const attributes: Record<string, string> = call.toolName === "" ? { "gen_ai.operation.name": "execute_tool" } : { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.toolName };
     if (result.status === "error") attributes["error.type"] = result.error.name;
     this.#duration.record((performance.now() - started) / 1000, attributes);
   }
+}
+
+/**
+ * A span's attributes at its start. A call with no tool name (an envelope too malformed to carry
+ * one) has no `gen_ai.tool.name`, and its span is named `execute_tool` alone, as the conventions
+ * name a span whose tool is not known.
+ */
+function spanAttributes(call: ObservedCall): Attributes {
+  const { toolName, toolCallId } = call;
+  if (toolName === "") return { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.id": toolCallId, "gen_ai.tool.type": "function" };
+  return { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName, "gen_ai.tool.call.id": toolCallId, "gen_ai.tool.type": "function" };
 }
 
 /**
