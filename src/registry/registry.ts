@@ -323,7 +323,8 @@ export class ToolRegistry {
   /**
    * Runs one tool call: look-up, private copy (or parse of JSON text), strict
    * check, then the handler.
-   * @returns what the handler returned, awaited
+   * @returns what the handler returned, awaited (cut to `maxResultBytes` as text, with a notice, when
+   * the tool or the registry sets that limit and the result is larger)
    * @throws UnknownToolError when no tool has the call's name
    * @throws ToolArgumentsValidationError when the arguments do not match (the handler did not run)
    * @throws ToolExecutionError when the handler threw or rejected (`ToolTimeoutError` when it ran out of time)
