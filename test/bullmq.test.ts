@@ -33,7 +33,7 @@ describe("resultToWire and resultFromWire", () => {
     const thrown = Object.assign(new TypeError("Request failed with status code 500"), { config: { headers: { Authorization: "Bearer secret" } } });
     const wire = await wireOf(thrown);
     expect(JSON.stringify(wire)).not.toContain("secret");
-    const { error } = resultFromWire(wire) as { error: Error };
+    const { error } = resultFromWire(wire, "1", "fetch") as { error: Error };
     expect(error).toBeInstanceOf(ToolExecutionError);
     expect(error.cause).toMatchObject({ name: "TypeError", message: "Request failed with status code 500" });
     expect(Object.keys(error.cause as object)).toEqual([]);
@@ -46,12 +46,12 @@ describe("resultToWire and resultFromWire", () => {
 
   it("keep this library's errors' own fields", async () => {
     const wire = resultToWire({ status: "error", toolCallId: "1", toolName: "fetch", isError: true, content: "timed out", error: new ToolTimeoutError("fetch", "1", 250) });
-    expect(resultFromWire(wire)).toMatchObject({ error: { name: "ToolTimeoutError", toolName: "fetch", toolCallId: "1", timeoutMs: 250, started: true } });
+    expect(resultFromWire(wire, "1", "fetch")).toMatchObject({ error: { name: "ToolTimeoutError", toolName: "fetch", toolCallId: "1", timeoutMs: 250, started: true } });
   });
 
   it("rebuild a field named __proto__ as an own field, never as the error's prototype", () => {
     const forged = JSON.parse('{"status":"error","toolCallId":"1","toolName":"t","isError":true,"content":"x","error":{"name":"ToolTimeoutError","message":"m","fields":{"__proto__":{"forged":true}}}}') as JsonValue;
-    const { error } = resultFromWire(forged) as { error: Error & { forged?: unknown } };
+    const { error } = resultFromWire(forged, "1", "t") as { error: Error & { forged?: unknown } };
     expect(error).toBeInstanceOf(ToolTimeoutError);
     expect(error.forged).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(error, "__proto__")?.value).toEqual({ forged: true });
@@ -59,8 +59,32 @@ describe("resultToWire and resultFromWire", () => {
 
   it("rebuild an error of no class of this library without the fields the wire gives it", () => {
     const forged = JSON.parse('{"status":"error","toolCallId":"1","toolName":"t","isError":true,"content":"x","error":{"name":"RangeError","message":"m","fields":{"injected":true}}}') as JsonValue;
-    const { error } = resultFromWire(forged) as { error: Error };
+    const { error } = resultFromWire(forged, "1", "t") as { error: Error };
     expect(error).toMatchObject({ name: "RangeError", message: "m" });
     expect(Object.hasOwn(error, "injected")).toBe(false);
+  });
+
+  it.each([
+    ["nothing", null],
+    ["a number", 42],
+    ["an unknown status", { status: "bogus", toolCallId: "1", toolName: "t", isError: false }],
+    ["another call's result", { status: "ok", toolCallId: "2", toolName: "t", isError: false, value: 1 }],
+    ["another tool's result", { status: "ok", toolCallId: "1", toolName: "u", isError: false, value: 1 }],
+    ["a success marked as an error", { status: "ok", toolCallId: "1", toolName: "t", isError: true, value: 1 }],
+    ["a failure with no error", { status: "error", toolCallId: "1", toolName: "t", isError: true, content: "x" }],
+    ["a failure whose error has no message", { status: "error", toolCallId: "1", toolName: "t", isError: true, content: "x", error: { name: "ToolTimeoutError" } }],
+    ["a failure with no text for the model", { status: "error", toolCallId: "1", toolName: "t", isError: true, error: { name: "E", message: "m", fields: {} } }],
+  ])("read %s as no result of the call", (_name, wire) => {
+    expect(resultFromWire(wire as JsonValue, "1", "t")).toBeUndefined();
+  });
+
+  it("keep of a cause only the shapes the worker writes, and at most four deep", () => {
+    const nested = (depth: number): JsonValue => (depth === 0 ? { name: "E", message: "bottom", fields: {} } : { name: "ToolExecutionError", message: `level ${depth}`, fields: {}, cause: nested(depth - 1) });
+    const { error } = resultFromWire({ status: "error", toolCallId: "1", toolName: "t", isError: true, content: "x", error: nested(10) }, "1", "t") as { error: Error };
+    let depth = 0;
+    for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) depth++;
+    expect(depth).toBe(4);
+    const odd = resultFromWire({ status: "error", toolCallId: "1", toolName: "t", isError: true, content: "x", error: { name: "E", message: "m", fields: {}, cause: 5 } }, "1", "t") as { error: Error };
+    expect(odd.error.cause).toBeUndefined();
   });
 });

@@ -21,11 +21,13 @@ export class ToolQueueConnectionError extends ToolRegistryError {
 
 /**
  * The queue gave up on a call's job (its worker failed outside the tool, or the job stalled more
- * often than the queue allows): the tool may or may not have run. `reason` is BullMQ's.
+ * often than the queue allows), or the call can no longer learn its job's outcome (the connection
+ * to Redis was lost, the queue's events could not be read, the job completed with what is not the
+ * call's result): the tool may or may not have run. `reason` is BullMQ's, or says which.
  */
 export class ToolJobFailedError extends ToolExecutionError {
   override readonly name = "ToolJobFailedError";
-  /** Why the queue failed the job, as BullMQ gives it. */
+  /** Why: the queue's reason for failing the job, as BullMQ gives it, or why the outcome is not known. */
   readonly reason: string;
 
   constructor(toolName: string, toolCallId: string, reason: string) {

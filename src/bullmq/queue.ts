@@ -105,6 +105,9 @@ class QueueClient implements ToolQueue {
   readonly #waiters = new Map<string, Set<(settled: JobSettlement) => void>>();
   #events: Promise<QueueEvents> | undefined;
   #closed = false;
+  /** Set while the events' connection has been lost for longer than `connectTimeoutMs`: no result can be heard. */
+  #lost = false;
+  #lostTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -117,6 +120,11 @@ class QueueClient implements ToolQueue {
   ) {
     this.#queue = new Queue(queueName, { connection: client, prefix });
     this.#queue.on("error", () => undefined);
+    // Results arrive on the events' connection. A short break loses none (the events resume where
+    // they stopped); one longer than `connectTimeoutMs` fails the calls that wait, rather than
+    // leave them waiting for ever.
+    eventsClient.on("close", () => this.#connectionLost());
+    eventsClient.on("ready", () => this.#connectionBack());
   }
 
   async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {
@@ -140,11 +148,13 @@ class QueueClient implements ToolQueue {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#lostTimer);
     for (const [jobId, waiters] of this.#waiters) for (const waiter of waiters) waiter({ kind: "closed", jobId });
     this.#waiters.clear();
     const events = this.#events;
     await Promise.allSettled([events?.then((queueEvents) => queueEvents.close()), this.#queue.close()]);
-    for (const connection of [this.client, this.eventsClient]) await connection.quit().catch(() => connection.disconnect());
+    // A server that takes the connection but never answers would hold `quit` for ever: past the connect timeout, the socket is dropped.
+    for (const connection of [this.client, this.eventsClient]) await withinTime(connection.quit(), this.connectTimeoutMs).catch(() => connection.disconnect());
   }
 
   /** One call to its result: checked, enqueued, awaited; never a rejection. */
@@ -159,7 +169,8 @@ class QueueClient implements ToolQueue {
     const { toolCallId, toolName } = envelope;
     try {
       const settled = await this.#run(envelope, caller);
-      const result = resultFromWire(settled);
+      const result = resultFromWire(settled, toolCallId, toolName);
+      if (result === undefined) return toFailure(toolCallId, toolName, new ToolJobFailedError(toolName, toolCallId, "its job completed with a value that is not this call's result"), modelNamesOf(call));
       // The worker wrote the text without the caller's name map; a call read through one is answered in the model's names.
       const names = modelNamesOf(call);
       return result.status === "error" && names !== undefined ? { ...result, content: failureContent(result.error, names) } : result;
@@ -178,6 +189,7 @@ class QueueClient implements ToolQueue {
       throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
     });
     await this.#listening(toolName);
+    if (this.#lost) throw new ToolQueueConnectionError(toolName, describeConnection(this.eventsClient));
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
@@ -203,6 +215,8 @@ class QueueClient implements ToolQueue {
             return finish(() => reject(new ToolJobFailedError(toolName, toolCallId, settled.reason)));
           case "closed":
             return finish(() => reject(new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"))));
+          case "lost":
+            return finish(() => reject(new ToolJobFailedError(toolName, toolCallId, settled.reason)));
         }
       };
       this.#wait(jobId, onSettled);
@@ -244,6 +258,27 @@ class QueueClient implements ToolQueue {
     if (waiters?.delete(waiter) && waiters.size === 0) this.#waiters.delete(jobId);
   }
 
+  /** The events' connection closed: unless it is back within `connectTimeoutMs`, every waiting call fails. */
+  #connectionLost(): void {
+    if (this.#closed || this.#lostTimer !== undefined) return;
+    this.#lostTimer = setTimeout(() => {
+      this.#lostTimer = undefined;
+      this.#lost = true;
+      this.#loseWaiters(`the connection to ${describeConnection(this.eventsClient)} was lost while its result was awaited`);
+    }, this.connectTimeoutMs);
+  }
+
+  #connectionBack(): void {
+    clearTimeout(this.#lostTimer);
+    this.#lostTimer = undefined;
+    this.#lost = false;
+  }
+
+  /** Fails every waiting call as one whose tool may have run: its result can no longer be heard. */
+  #loseWaiters(reason: string): void {
+    for (const jobId of [...this.#waiters.keys()]) this.#settled({ kind: "lost", jobId, reason });
+  }
+
   #settled(settled: JobSettlement): void {
     const waiters = this.#waiters.get(settled.jobId);
     if (waiters !== undefined) for (const waiter of [...waiters]) waiter(settled);
@@ -267,9 +302,9 @@ class QueueClient implements ToolQueue {
   async #listen(): Promise<QueueEvents> {
     const [seconds, microseconds] = (await this.client.time()) as [number | string, number | string];
     const now = Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
-    const events = new QueueEvents(this.queueName, { connection: this.eventsClient, prefix: this.prefix, lastEventId: `${now - 1}-0` });
+    const events = new QueueEvents(this.queueName, { connection: this.eventsClient, prefix: this.prefix, lastEventId: `${now - 1}-0`, autorun: false });
     events.on("error", () => undefined);
-    events.on("completed", ({ jobId, returnvalue }) => this.#settled({ kind: "completed", jobId, result: parsed(returnvalue) }));
+    events.on("completed", ({ jobId, returnvalue }) => this.#settled(completion(jobId, returnvalue)));
     events.on("failed", ({ jobId, failedReason }) => this.#settled({ kind: "failed", jobId, reason: failedReason }));
     try {
       await withinTime(events.waitUntilReady(), this.connectTimeoutMs);
@@ -277,6 +312,15 @@ class QueueClient implements ToolQueue {
       void events.close().catch(() => undefined);
       throw error;
     }
+    // BullMQ's loop over the events ends for good at an event it cannot read (a completion whose
+    // value is not JSON, written by another program): the calls waiting can no longer hear their
+    // results, and fail; the next call listens anew.
+    events.run().catch(() => {
+      if (this.#closed) return;
+      this.#events = undefined;
+      void events.close().catch(() => undefined);
+      this.#loseWaiters("the queue's events could not be read while its result was awaited");
+    });
     return events;
   }
 
@@ -305,7 +349,17 @@ const REPLACE_CLAIM_MS = 60_000;
 function settlementOf(job: Job): JobSettlement {
   const jobId = String(job.id);
   if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue === null) return { kind: "failed", jobId, reason: job.failedReason };
-  return { kind: "completed", jobId, result: parsed(job.returnvalue) };
+  return completion(jobId, job.returnvalue);
+}
+
+/** A completed job's settlement; a return value that is not JSON text fails the call (its tool may have run). */
+function completion(jobId: string, returnvalue: unknown): JobSettlement {
+  if (typeof returnvalue !== "string") return { kind: "completed", jobId, result: returnvalue as JsonValue };
+  try {
+    return { kind: "completed", jobId, result: JSON.parse(returnvalue) as JsonValue };
+  } catch {
+    return { kind: "failed", jobId, reason: "its job completed with a value that is not JSON" };
+  }
 }
 
 // Outcomes that another try may change, none of which completed the tool: the call was aborted,
@@ -331,7 +385,8 @@ function isFinal(settlement: JobSettlement): boolean {
 type JobSettlement =
   | { readonly kind: "completed"; readonly jobId: string; readonly result: JsonValue }
   | { readonly kind: "failed"; readonly jobId: string; readonly reason: string }
-  | { readonly kind: "closed"; readonly jobId: string };
+  | { readonly kind: "closed"; readonly jobId: string }
+  | { readonly kind: "lost"; readonly jobId: string; readonly reason: string };
 
 /**
  * A job id from the call's id, its fingerprint and its approval token's hash: the same call
@@ -341,10 +396,6 @@ type JobSettlement =
 async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
   const approval = envelope.approval === undefined ? "" : `\n${hex(await sha256(envelope.approval))}`;
   return hex(await sha256(`${envelope.toolCallId}\n${envelope.fingerprint}${approval}`));
-}
-
-function parsed(value: unknown): JsonValue {
-  return (typeof value === "string" ? JSON.parse(value) : value) as JsonValue;
 }
 
 /** `promise`, or a rejection once `timeoutMs` have passed without it settling. */

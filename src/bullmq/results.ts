@@ -41,12 +41,31 @@ export function resultToWire(result: ToolResult): JsonValue {
   }
 }
 
-/** A result from its JSON: the value rebuilt (rich content included), a failure's error as an instance of its class. */
-export function resultFromWire(wire: JsonValue): ToolResult {
-  if (!isRecord(wire)) throw new TypeError("a queued result must be an object");
-  if (wire.status === "ok") return { ...(wire as unknown as ToolResult), value: revive(wire.value as JsonValue) } as ToolResult;
-  if (wire.status === "error") return { ...(wire as unknown as ToolResult), error: errorFromWire(wire.error as unknown as WireError) } as ToolResult;
-  return wire as unknown as ToolResult;
+/**
+ * A result from its JSON: the value rebuilt (rich content included), a failure's error as an
+ * instance of its class. What this package's worker writes is read; anything else (a job another
+ * program completed, a result for another call) is not a result of this call.
+ * @returns the call's result, or `undefined` when `wire` is not one
+ */
+export function resultFromWire(wire: JsonValue, toolCallId: string, toolName: string): ToolResult | undefined {
+  if (!isRecord(wire) || wire.toolCallId !== toolCallId || wire.toolName !== toolName) return undefined;
+  switch (wire.status) {
+    case "ok":
+      return wire.isError === false ? ({ ...(wire as unknown as ToolResult), value: revive(wire.value as JsonValue) } as ToolResult) : undefined;
+    case "error":
+      return wire.isError === true && typeof wire.content === "string" && isWireError(wire.error) ? ({ ...(wire as unknown as ToolResult), error: errorFromWire(wire.error, 0) } as ToolResult) : undefined;
+    case "approval-required":
+      return wire.isError === false && isRecord(wire.request) ? (wire as unknown as ToolResult) : undefined;
+    case "denied":
+      return wire.isError === false && typeof wire.content === "string" ? (wire as unknown as ToolResult) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** An error as {@link errorToWire} writes one: a name and a message that are text. */
+function isWireError(value: unknown): value is WireError {
+  return isRecord(value) && typeof value.name === "string" && typeof value.message === "string";
 }
 
 const MAX_CAUSES = 4;
@@ -83,7 +102,7 @@ function causeToWire(cause: unknown, depth: number): WireError | { value: JsonVa
   return cause instanceof Error ? errorToWire(cause, depth + 1) : { value: describeThrown(cause) };
 }
 
-function errorFromWire(wire: WireError): Error {
+function errorFromWire(wire: WireError, depth: number): Error {
   const found = CLASSES.get(wire.name);
   // A real Error (what `instanceof`, inspectors and equality read as one), given its class after.
   const error = new Error(String(wire.message));
@@ -95,9 +114,10 @@ function errorFromWire(wire: WireError): Error {
     for (const [key, value] of Object.entries(wire.fields)) defineOwn(error, key, Array.isArray(value) ? Object.freeze(value) : value);
   }
   Object.defineProperty(error, "stack", { value: `${wire.name}: ${wire.message}\n    (where the tool ran)`, writable: true, configurable: true });
-  if (wire.cause !== undefined) {
-    const cause = "value" in wire.cause ? wire.cause.value : errorFromWire(wire.cause);
-    Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
+  // As many causes as the other side sends, and only of the shapes it writes.
+  const cause: unknown = wire.cause;
+  if (depth < MAX_CAUSES && isRecord(cause) && ("value" in cause || isWireError(cause))) {
+    Object.defineProperty(error, "cause", { value: "value" in cause ? cause.value : errorFromWire(cause as unknown as WireError, depth + 1), writable: true, configurable: true });
   }
   return error;
 }

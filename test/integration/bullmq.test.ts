@@ -1,7 +1,7 @@
-import { Queue } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { createToolQueue, createToolWorker, RedisLedger, ToolQueueConnectionError, type ToolQueue, type ToolWorker } from "../../src/bullmq/index.js";
+import { createToolQueue, createToolWorker, RedisLedger, ToolJobFailedError, ToolQueueConnectionError, type ToolQueue, type ToolWorker } from "../../src/bullmq/index.js";
 import { limiterOf } from "../../src/bullmq/limiter.js";
 import { redisClientsOf } from "../../src/bullmq/queue.js";
 import {
@@ -19,7 +19,7 @@ import {
   type ToolContext,
   type ToolResult,
 } from "../../src/index.js";
-import { freePort, redisMissing, startRedis, uniqueName } from "../support/redis.js";
+import { freePort, redisMissing, redisProxy, silentServer, startRedis, uniqueName } from "../support/redis.js";
 
 // What a worker does for a call happens in its own time, later on a loaded machine: waited for up to 10 s.
 const EVENTUALLY = { timeout: 10_000, interval: 50 };
@@ -49,6 +49,21 @@ function queueAndWorker(sender: ToolRegistry, worker: ToolRegistry, queueName = 
   const running = createToolWorker(worker, { connection: redis!.url, queueName, concurrency: 4 });
   open.push(queue, running);
   return { queue, worker: running, queueName };
+}
+
+/** The ids of the jobs waiting in a queue, once there are `count` of them (read straight from Redis). */
+async function jobsWaiting(queueName: string, count: number): Promise<string[]> {
+  const client = new Redis(redis!.url);
+  try {
+    let jobIds: string[] = [];
+    await vi.waitFor(async () => {
+      jobIds = await client.lrange(`bull:${queueName}:wait`, 0, -1);
+      expect(jobIds).toHaveLength(count);
+    }, EVENTUALLY);
+    return jobIds;
+  } finally {
+    await client.quit();
+  }
 }
 
 const call = (id: string, args: Record<string, unknown> = { invoice: "inv_1", amount: 10 }) => ({ type: "tool_call" as const, id, name: "pay", arguments: args });
@@ -380,6 +395,85 @@ describe.skipIf(redis === undefined)(title, () => {
     const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3_000))]);
     expect(error).toBeInstanceOf(ToolQueueConnectionError);
     expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it("fails a call that waits for its result when Redis is gone longer than connectTimeoutMs, saying the tool may have run", async () => {
+    const proxy = await redisProxy(redis!.url);
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: proxy.url, queueName, connectTimeoutMs: 300 });
+    open.push(queue, { close: () => proxy.stop() });
+    // No worker: the job waits in Redis, and the call for its result.
+    const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+    await jobsWaiting(queueName, 1);
+    await proxy.stop();
+    const started = performance.now();
+    const error = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+    expect(error).toBeInstanceOf(ToolJobFailedError);
+    expect((error as ToolJobFailedError).reason).toContain("was lost while its result was awaited");
+    expect((error as Error).message).toContain("may or may not have taken effect");
+    expect(performance.now() - started).toBeLessThan(3_000);
+    // And a call made while it is gone is refused before it is sent.
+    await expect(queue.dispatch(call("2"))).rejects.toBeInstanceOf(ToolQueueConnectionError);
+  });
+
+  it("hears a call's result after a short break in the connection to Redis, and fails none", async () => {
+    const proxy = await redisProxy(redis!.url);
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: proxy.url, queueName, connectTimeoutMs: 2_000 });
+    open.push(queue, { close: () => proxy.stop() });
+    const waiting = queue.dispatch(call("1"));
+    await jobsWaiting(queueName, 1);
+    proxy.cut();
+    // The worker reaches Redis directly, and runs the job while the queue reconnects.
+    open.push(createToolWorker(payRegistry(), { connection: redis!.url, queueName }));
+    expect(await waiting).toBe("paid inv_1");
+  });
+
+  it("fails a call whose job another program completed with what is not its result, as a job that may have run", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const connection = new Redis(redis!.url, { maxRetriesPerRequest: null });
+    const rogue = new Worker(queueName, () => Promise.resolve(42), { connection });
+    open.push(queue, { close: () => rogue.close().then(() => connection.quit()).then(() => undefined) });
+    const [result] = await queue.dispatchAll([call("1")]);
+    expect(result?.status === "error" && result.error).toBeInstanceOf(ToolJobFailedError);
+    expect(result?.status === "error" && (result.error as ToolJobFailedError).reason).toBe("its job completed with a value that is not this call's result");
+  });
+
+  it("fails a call waiting when BullMQ cannot read the queue's events (a completion that is not JSON), and listens anew for the next", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const client = new Redis(redis!.url);
+    open.push(queue, { close: () => client.quit().then(() => undefined) });
+    const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+    const [jobId] = await jobsWaiting(queueName, 1);
+    await client.xadd(`bull:${queueName}:events`, "*", "event", "completed", "jobId", jobId!, "returnvalue", "{not json");
+    const error = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+    expect(error).toBeInstanceOf(ToolJobFailedError);
+    expect((error as ToolJobFailedError).reason).toBe("the queue's events could not be read while its result was awaited");
+    // The next call listens anew, and is heard.
+    open.push(createToolWorker(payRegistry(), { connection: redis!.url, queueName }));
+    expect(await queue.dispatch(call("2"))).toBe("paid inv_1");
+  });
+
+  it("fails a call whose job another program completed with text that is not JSON", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const connection = new Redis(redis!.url, { maxRetriesPerRequest: null });
+    const rogue = new Worker(queueName, () => Promise.resolve("{not json"), { connection });
+    open.push(queue, { close: () => rogue.close().then(() => connection.quit()).then(() => undefined) });
+    const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+    expect(error).toBeInstanceOf(ToolJobFailedError);
+    expect((error as ToolJobFailedError).reason).toBe("its job completed with a value that is not JSON");
+  });
+
+  it("closes within connectTimeoutMs when its Redis takes connections and never answers", async () => {
+    const silent = await silentServer();
+    const queue = createToolQueue(payRegistry(), { connection: silent.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
+    open.push({ close: () => silent.stop() });
+    await expect(queue.dispatch(call("1"))).rejects.toBeInstanceOf(ToolQueueConnectionError);
+    const closed = await Promise.race([queue.close().then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still closing"), 5_000))]);
+    expect(closed).toBe("closed");
   });
 
   it("gives the caller the three verbs and nothing else: no Redis client or setting is reachable from the queue", async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 
 /** A Redis the tests may use: its URL, and how to stop it when the tests started it. */
 export interface TestRedis {
@@ -69,4 +69,65 @@ function stopped(server: ChildProcess): Promise<void> {
 /** A name no other test run uses, for queues and key prefixes on a shared Redis. */
 export function uniqueName(stem: string): string {
   return `${stem}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** A TCP proxy in front of a Redis, for tests that break the way to it: its URL, and two ways to break it. */
+export interface RedisProxy {
+  readonly url: string;
+  /** Cuts every connection through it now; new ones are still taken (a short break). */
+  cut(): void;
+  /** Cuts every connection and takes no new one (Redis gone for good). */
+  stop(): Promise<void>;
+}
+
+/** A proxy on 127.0.0.1, on a free port, to the Redis at `url`. */
+export async function redisProxy(url: string): Promise<RedisProxy> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const cut = (): void => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut,
+    stop: () => {
+      server.close();
+      cut();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** A TCP server that takes connections and never answers: a Redis that hangs. Its URL, and how to stop it. */
+export async function silentServer(): Promise<{ readonly url: string; stop(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
 }
