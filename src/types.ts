@@ -136,6 +136,8 @@ export interface ToolApprovalPending {
   isError: false;
   /** What the person approves: plain JSON, safe to store and send. */
   request: ApprovalRequest;
+  /** Never set: the tool did not run. Declared so that `result.isError ? result.content : result.value` compiles for any result. */
+  value?: undefined;
 }
 
 /** A call that was not run because a person (`registry.deny`) or a hook declined it: not an error of the tool. */
@@ -146,6 +148,8 @@ export interface ToolDenial {
   isError: false;
   /** Text for the model: the call was declined, and why when a reason was given. */
   content: string;
+  /** Never set: the tool did not run. Declared so that `result.isError ? result.content : result.value` compiles for any result. */
+  value?: undefined;
 }
 
 /** One call's outcome from `dispatchAll`. */

@@ -105,6 +105,14 @@ describe("governed execution types", () => {
     if (result?.status === "approval-required") expectTypeOf(result.request).toEqualTypeOf<ApprovalRequest>();
     if (result?.status === "ok") expectTypeOf(result.reused).toEqualTypeOf<ReuseKind | undefined>();
   });
+
+  it("reads a result by isError alone, as code written before approvals did: the value of any result that is not an error", async () => {
+    const [result] = await new ToolRegistry().dispatchAll([]);
+    if (result === undefined) return;
+    const answer = result.isError ? result.content : result.value;
+    expectTypeOf(answer).toEqualTypeOf<unknown>();
+    if (result.status === "denied") expectTypeOf(result.value).toEqualTypeOf<undefined>();
+  });
 });
 
 describe("repair reports and failure figures", () => {
