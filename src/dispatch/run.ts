@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../error
 import type { ToolContext } from "../types.js";
 import { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
-import { defineOwnGetter, ReturnsItsTarget } from "../objects.js";
+import { defineOwnGetter, hiddenLink } from "../objects.js";
 import type { PreparedCall } from "./prepare.js";
 
 /** What a registry's `onLateSettle` receives when a handler it gave up on settles at last. Never the value. */
@@ -224,12 +224,12 @@ class CallStop {
   /**
    * The handler's context: a plain object whose own `signal` accessor makes the signal on first
    * read. The accessor is one function shared by every context, which finds this stop through a
-   * private field stamped on the context ({@link ContextLink}); a getter made per call would give
+   * private field stamped on the context ({@link CONTEXT_LINK}); a getter made per call would give
    * each context a shape of its own, which costs the engine about a microsecond a call.
    */
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
     const context = { toolCallId, toolName } as ToolContext;
-    ContextLink.link(context, this);
+    CONTEXT_LINK.link(context, this);
     defineOwnGetter(context, "signal", readSignal);
     if (data !== undefined) context.data = data;
     return context;
@@ -285,37 +285,15 @@ class CallStop {
 }
 
 /**
- * The link from a guarded call's context to its {@link CallStop}: a private field stamped on the
- * context, which no enumeration, spread, JSON or reflection sees, and which costs a plain property
- * store (a non-enumerable property would cost a `defineProperty`, about 150 ns). It is found from
- * an object that inherits from the context (`Object.create`); a `Proxy` of the context has no
- * private fields of its own, so a signal first read through one is refused with a TypeError.
+ * The link from a guarded call's context to its {@link CallStop}, found from an object that
+ * inherits from the context; a signal first read through a `Proxy` of the context is refused with
+ * a TypeError.
  */
-class ContextLink extends ReturnsItsTarget {
-  readonly #stop: CallStop;
-
-  private constructor(context: object, stop: CallStop) {
-    super(context);
-    this.#stop = stop;
-  }
-
-  /** Links `context` to `stop`. */
-  static link(context: object, stop: CallStop): void {
-    new ContextLink(context, stop);
-  }
-
-  /** The stop `value` or an object it inherits from is linked to, if any. */
-  static stopOf(value: unknown): CallStop | undefined {
-    for (let object = value; typeof object === "object" && object !== null; object = Object.getPrototypeOf(object)) {
-      if (#stop in object) return (object as ContextLink).#stop;
-    }
-    return undefined;
-  }
-}
+const CONTEXT_LINK = hiddenLink<CallStop>();
 
 /** The getter of every guarded call's `context.signal`: see {@link CallStop.context}. */
 function readSignal(this: unknown): AbortSignal {
-  const stop = ContextLink.stopOf(this);
+  const stop = CONTEXT_LINK.find(this);
   if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context (through a Proxy, read it from the context itself)");
   return stop.signal();
 }
