@@ -34,7 +34,11 @@ export interface ToolWorkerOptions {
 export interface ToolWorker {
   /** The BullMQ worker, for its events and figures. */
   readonly worker: Worker;
-  /** Stops taking jobs, lets the running ones finish, and closes the connections. */
+  /**
+   * Stops taking jobs, lets the running ones finish, and closes the connections. While Redis is
+   * away, it does not wait for it: the connections are dropped, and jobs still running stall (they
+   * run again elsewhere when their tool is safe to repeat).
+   */
   close(): Promise<void>;
 }
 
@@ -74,8 +78,16 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   return {
     worker,
     async close(): Promise<void> {
-      await worker.close();
-      for (const connection of [cancellations, client]) await connection.quit().catch(() => connection.disconnect());
+      // BullMQ's close waits for Redis for ever while it is away. A worker whose Redis is away (or
+      // goes away while it closes) cannot write a running job's outcome anyway: it stops waiting,
+      // and its connections are dropped (the job stalls, and runs again elsewhere if it may).
+      const away = whenAway(client);
+      await Promise.race([worker.close(), away.promise]);
+      away.stop();
+      for (const connection of [cancellations, client]) {
+        if (connection.status === "ready") await connection.quit().catch(() => connection.disconnect());
+        else connection.disconnect();
+      }
     },
   };
 }
@@ -95,6 +107,17 @@ async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: A
     throw Worker.RateLimitError();
   }
   return resultToWire(result);
+}
+
+/** Resolves when `client` is not connected to Redis: at once when it is not now, else when its connection closes (until stopped). */
+function whenAway(client: Redis): { promise: Promise<void>; stop(): void } {
+  let onClose: (() => void) | undefined;
+  const promise = new Promise<void>((resolve) => {
+    if (client.status !== "ready") return resolve();
+    onClose = () => resolve();
+    client.once("close", onClose);
+  });
+  return { promise, stop: () => void (onClose !== undefined && client.off("close", onClose)) };
 }
 
 /** A subscriber that cancels a job on this worker when its caller gave up on it. */

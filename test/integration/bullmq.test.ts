@@ -467,6 +467,44 @@ describe.skipIf(redis === undefined)(title, () => {
     expect((error as ToolJobFailedError).reason).toBe("its job completed with a value that is not JSON");
   });
 
+  it("closes a worker gracefully: a job still running finishes first", async () => {
+    let started = false;
+    let finished = false;
+    const slow = async (): Promise<string> => {
+      started = true;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+      return "paid";
+    };
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const worker = createToolWorker(payRegistry(slow), { connection: redis!.url, queueName });
+    open.push(queue);
+    const result = queue.dispatch(call("1"));
+    await vi.waitFor(() => expect(started).toBe(true), EVENTUALLY);
+    await worker.close();
+    expect(finished).toBe(true);
+    expect(await result).toBe("paid");
+  });
+
+  it.each([
+    ["whose Redis was never there", async () => ({ url: `redis://127.0.0.1:${await freePort()}`, breakIt: () => Promise.resolve() })],
+    [
+      "whose Redis went away",
+      async () => {
+        const proxy = await redisProxy(redis!.url);
+        return { url: proxy.url, breakIt: () => proxy.stop() };
+      },
+    ],
+  ])("closes a worker %s without waiting for it", async (_name, setUp) => {
+    const { url, breakIt } = await setUp();
+    const worker = createToolWorker(payRegistry(), { connection: url, queueName: uniqueName("q") });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await breakIt();
+    const closed = await Promise.race([worker.close().then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still closing"), 5_000))]);
+    expect(closed).toBe("closed");
+  });
+
   it("closes within connectTimeoutMs when its Redis takes connections and never answers", async () => {
     const silent = await silentServer();
     const queue = createToolQueue(payRegistry(), { connection: silent.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
