@@ -152,7 +152,8 @@ class QueueClient implements ToolQueue {
     for (const [jobId, waiters] of this.#waiters) for (const waiter of waiters) waiter({ kind: "closed", jobId });
     this.#waiters.clear();
     const events = this.#events;
-    await Promise.allSettled([events?.then((queueEvents) => queueEvents.close()), this.#queue.close()]);
+    // BullMQ's own close can wait for ever on a connection ioredis is still reconnecting: bounded too.
+    await withinTime(Promise.allSettled([events?.then((queueEvents) => queueEvents.close()), this.#queue.close()]), this.connectTimeoutMs).catch(() => undefined);
     // A server that takes the connection but never answers would hold `quit` for ever: past the connect timeout, the socket is dropped.
     for (const connection of [this.client, this.eventsClient]) await withinTime(connection.quit(), this.connectTimeoutMs).catch(() => connection.disconnect());
   }

@@ -416,6 +416,19 @@ describe.skipIf(redis === undefined)(title, () => {
     await expect(queue.dispatch(call("2"))).rejects.toBeInstanceOf(ToolQueueConnectionError);
   });
 
+  it("closes within connectTimeoutMs after Redis went away, while its client still reconnects", async () => {
+    const proxy = await redisProxy(redis!.url);
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: proxy.url, queueName, connectTimeoutMs: 300 });
+    open.push({ close: () => proxy.stop() });
+    const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+    await jobsWaiting(queueName, 1);
+    await proxy.stop();
+    expect(await waiting).toBeInstanceOf(ToolJobFailedError);
+    const closed = await Promise.race([queue.close().then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still closing"), 5_000))]);
+    expect(closed).toBe("closed");
+  });
+
   it("hears a call's result after a short break in the connection to Redis, and fails none", async () => {
     const proxy = await redisProxy(redis!.url);
     const queueName = uniqueName("q");
