@@ -60,6 +60,17 @@ describe("registry.argumentStream", () => {
     expect(third).toBe(second);
   });
 
+  it("makes a new state at each push once the value was read, so that a UI's setState sees each change", () => {
+    const stream = registry().registry.argumentStream("read");
+    const states = ['{"pa', 'th":"no', "tes", '.txt"}'].map((piece) => {
+      const state = stream.push(piece);
+      void state.value;
+      return state;
+    });
+    expect(new Set(states).size).toBe(4);
+    expect(states[3]!.value).toEqual({ path: "notes.txt" });
+  });
+
   it("throws at end() the ToolArgumentsValidationError dispatch throws, with the same issues", async () => {
     const { registry: tools } = registry();
     const text = '{"path":7,"offset":-1,"extra":true}';

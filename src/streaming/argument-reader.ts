@@ -107,6 +107,7 @@ export class ArgumentReader implements IssueSink {
 
   /** The value parsed so far: one value for the whole text, built when first asked for and brought up to date at each ask. */
   get value(): unknown {
+    this.valueReads++;
     if (this.#builder === undefined) {
       this.#builder = new IncrementalJsonParser(true);
       this.#builder.write(this.#text);
@@ -118,6 +119,9 @@ export class ArgumentReader implements IssueSink {
     }
     return this.#builder.value;
   }
+
+  /** How many times {@link value} was read: a stream's states are made anew once it was. */
+  valueReads = 0;
 
   /** Whether the text so far is one complete JSON value: nothing but whitespace may follow it. */
   get complete(): boolean {

@@ -79,8 +79,10 @@ class PushState<T> implements ArgumentStreamState<T> {
 export class ArgumentStream<T = unknown> {
   readonly #reader: ArgumentReader;
   #ended = false;
-  /** The last push's state, returned again while the issues stay the same: see {@link ArgumentStream.push}. */
+  /** The last push's state, returned again while nothing it shows changed: see {@link ArgumentStream.push}. */
   #last: PushState<T> | undefined;
+  /** The reader's `valueReads` when {@link ArgumentStream.#last} was made. */
+  #lastReads = 0;
 
   /** Made by `registry.argumentStream(toolName)`. */
   constructor(reader: ArgumentReader) {
@@ -96,20 +98,24 @@ export class ArgumentStream<T = unknown> {
    * Reads the next piece of the arguments text (any size, split anywhere: inside a token, an
    * escape or a surrogate pair).
    * @returns the state after this piece: the partial value and the issues certain so far. A push
-   * that finds no new issue returns the state the last push returned (the same object: its
-   * `value` is the stream's one value, read when asked for, and its `issues` have not changed)
+   * that finds no new issue, when nobody read the value since the last push, returns the state the
+   * last push returned (the same object: its `value` is the stream's one value, read when asked
+   * for, and its `issues` have not changed); once the value was read, a new one
    * @throws TypeError when `delta` is not a string, or after `end()`
    */
   push(delta: string): ArgumentStreamState<T> {
     if (this.#ended) throw new TypeError("push() was called after end(): the arguments are complete");
     if (typeof delta !== "string") throw new TypeError(`delta must be a string, got ${describeOption(delta)}`);
     this.#reader.push(delta);
-    const issues = this.#reader.issues;
-    // A state holds no more than its issues (its value is the stream's, read when asked for): while
-    // they stay the same, the last push's state is this one's, and making it again would cost more
-    // than most pushes.
-    if (this.#last !== undefined && this.#last.issues === issues) return this.#last;
-    return (this.#last = new PushState<T>(this.#reader, issues));
+    const reader = this.#reader;
+    const issues = reader.issues;
+    // A state holds no more than its issues (its value is the stream's, read when asked for). While
+    // they stay the same and nobody read the value since, the last push's state is this one's, and
+    // making it again would cost more than most pushes. Once the value was read, each push makes a
+    // new state, so that code which tells states apart by identity (a UI's `setState`) sees a change.
+    if (this.#last !== undefined && this.#last.issues === issues && reader.valueReads === this.#lastReads) return this.#last;
+    this.#lastReads = reader.valueReads;
+    return (this.#last = new PushState<T>(reader, issues));
   }
 
   /**
