@@ -35,9 +35,9 @@ export interface ToolWorker {
   /** The BullMQ worker, for its events and figures. */
   readonly worker: Worker;
   /**
-   * Stops taking jobs, lets the running ones finish, and closes the connections. While Redis is
-   * away, it does not wait for it: the connections are dropped, and jobs still running stall (they
-   * run again elsewhere when their tool is safe to repeat).
+   * Stops taking jobs, lets the running ones finish, and closes the connections. When Redis is
+   * away for more than 2 seconds, it stops waiting for it: the connections are dropped, and jobs
+   * still running stall (they run again elsewhere when their tool is safe to repeat).
    */
   close(): Promise<void>;
 }
@@ -79,9 +79,10 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
     worker,
     async close(): Promise<void> {
       // BullMQ's close waits for Redis for ever while it is away. A worker whose Redis is away (or
-      // goes away while it closes) cannot write a running job's outcome anyway: it stops waiting,
-      // and its connections are dropped (the job stalls, and runs again elsewhere if it may).
-      const away = whenAway(client);
+      // goes away while it closes) for longer than a short break cannot write a running job's
+      // outcome anyway: it stops waiting, and its connections are dropped (the job stalls, and
+      // runs again elsewhere if it may).
+      const away = whenAway(client, AWAY_AFTER_MS);
       await Promise.race([worker.close(), away.promise]);
       away.stop();
       for (const connection of [cancellations, client]) {
@@ -109,15 +110,38 @@ async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: A
   return resultToWire(result);
 }
 
-/** Resolves when `client` is not connected to Redis: at once when it is not now, else when its connection closes (until stopped). */
-function whenAway(client: Redis): { promise: Promise<void>; stop(): void } {
-  let onClose: (() => void) | undefined;
+/** How long a worker's Redis must stay away before its `close` stops waiting for it: a short break is not "away". */
+const AWAY_AFTER_MS = 2_000;
+
+/**
+ * Resolves once `client` has not been connected to Redis for `graceMs` on end (counted from now
+ * when it is not connected now, else from when its connection closes; a reconnection starts the
+ * count again), until stopped.
+ */
+function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; stop(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let away!: () => void;
   const promise = new Promise<void>((resolve) => {
-    if (client.status !== "ready") return resolve();
-    onClose = () => resolve();
-    client.once("close", onClose);
+    away = resolve;
   });
-  return { promise, stop: () => void (onClose !== undefined && client.off("close", onClose)) };
+  const lost = (): void => {
+    timer ??= setTimeout(away, graceMs);
+  };
+  const back = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  client.on("close", lost);
+  client.on("ready", back);
+  if (client.status !== "ready") lost();
+  return {
+    promise,
+    stop: () => {
+      back();
+      client.off("close", lost);
+      client.off("ready", back);
+    },
+  };
 }
 
 /** A subscriber that cancels a job on this worker when its caller gave up on it. */

@@ -500,6 +500,28 @@ describe.skipIf(redis === undefined)(title, () => {
     expect(await result).toBe("paid");
   });
 
+  it("closes a worker gracefully through a short break in its connection: the running job still finishes and is heard", async () => {
+    let started = false;
+    let finished = false;
+    const slow = async (): Promise<string> => {
+      started = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      finished = true;
+      return "paid";
+    };
+    const proxy = await redisProxy(redis!.url);
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const worker = createToolWorker(payRegistry(slow), { connection: proxy.url, queueName });
+    open.push(queue, { close: () => proxy.stop() });
+    const result = queue.dispatch(call("1"));
+    await vi.waitFor(() => expect(started).toBe(true), EVENTUALLY);
+    proxy.cut();
+    await worker.close();
+    expect(finished).toBe(true);
+    expect(await result).toBe("paid");
+  });
+
   it.each([
     ["whose Redis was never there", async () => ({ url: `redis://127.0.0.1:${await freePort()}`, breakIt: () => Promise.resolve() })],
     [
