@@ -105,9 +105,10 @@ class QueueClient implements ToolQueue {
   readonly #waiters = new Map<string, Set<(settled: JobSettlement) => void>>();
   #events: Promise<QueueEvents> | undefined;
   #closed = false;
-  /** Set while the events' connection has been lost for longer than `connectTimeoutMs`: no result can be heard. */
-  #lost = false;
-  #lostTimer: ReturnType<typeof setTimeout> | undefined;
+  /** While calls wait: the check that Redis still answers (`#checkReachable`). */
+  #reachability: ReturnType<typeof setInterval> | undefined;
+  /** When Redis last answered that check (or the check began). */
+  #reachedAt = 0;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -120,11 +121,6 @@ class QueueClient implements ToolQueue {
   ) {
     this.#queue = new Queue(queueName, { connection: client, prefix });
     this.#queue.on("error", () => undefined);
-    // Results arrive on the events' connection. A short break loses none (the events resume where
-    // they stopped); one longer than `connectTimeoutMs` fails the calls that wait, rather than
-    // leave them waiting for ever.
-    eventsClient.on("close", () => this.#connectionLost());
-    eventsClient.on("ready", () => this.#connectionBack());
   }
 
   async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {
@@ -148,7 +144,7 @@ class QueueClient implements ToolQueue {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#lostTimer);
+    clearInterval(this.#reachability);
     for (const [jobId, waiters] of this.#waiters) for (const waiter of waiters) waiter({ kind: "closed", jobId });
     this.#waiters.clear();
     const events = this.#events;
@@ -190,7 +186,6 @@ class QueueClient implements ToolQueue {
       throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
     });
     await this.#listening(toolName);
-    if (this.#lost) throw new ToolQueueConnectionError(toolName, describeConnection(this.eventsClient));
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
@@ -252,27 +247,33 @@ class QueueClient implements ToolQueue {
     let waiters = this.#waiters.get(jobId);
     if (waiters === undefined) this.#waiters.set(jobId, (waiters = new Set()));
     waiters.add(waiter);
+    // Results arrive as the queue's events. A short break loses none (the events resume where they
+    // stopped); Redis that answers nothing for longer than `connectTimeoutMs` fails the calls that
+    // wait, rather than leave them waiting for ever. Checked only while calls wait.
+    if (this.#reachability === undefined && !this.#closed) {
+      this.#reachedAt = Date.now();
+      this.#reachability = setInterval(() => void this.#checkReachable(), Math.max(25, this.connectTimeoutMs / 2));
+    }
   }
 
   #unwait(jobId: string, waiter: (settled: JobSettlement) => void): void {
     const waiters = this.#waiters.get(jobId);
     if (waiters?.delete(waiter) && waiters.size === 0) this.#waiters.delete(jobId);
+    if (this.#waiters.size === 0) {
+      clearInterval(this.#reachability);
+      this.#reachability = undefined;
+    }
   }
 
-  /** The events' connection closed: unless it is back within `connectTimeoutMs`, every waiting call fails. */
-  #connectionLost(): void {
-    if (this.#closed || this.#lostTimer !== undefined) return;
-    this.#lostTimer = setTimeout(() => {
-      this.#lostTimer = undefined;
-      this.#lost = true;
-      this.#loseWaiters(`the connection to ${describeConnection(this.eventsClient)} was lost while its result was awaited`);
-    }, this.connectTimeoutMs);
-  }
-
-  #connectionBack(): void {
-    clearTimeout(this.#lostTimer);
-    this.#lostTimer = undefined;
-    this.#lost = false;
+  /** Asks Redis for an answer; once none came for longer than `connectTimeoutMs`, every waiting call fails. */
+  async #checkReachable(): Promise<void> {
+    try {
+      await withinTime(this.client.ping(), this.connectTimeoutMs);
+      this.#reachedAt = Date.now();
+    } catch {
+      if (this.#closed || Date.now() - this.#reachedAt <= this.connectTimeoutMs) return;
+      this.#loseWaiters(`the connection to ${describeConnection(this.client)} was lost while its result was awaited`);
+    }
   }
 
   /** Fails every waiting call as one whose tool may have run: its result can no longer be heard. */
