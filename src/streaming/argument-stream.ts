@@ -55,14 +55,9 @@ class PushState<T> implements ArgumentStreamState<T> {
     (this as { done: false }).done = false;
   }
 
-  /** `{ value, issues, done }` as plain data with `value` read now (what `JSON.stringify` gives too). */
-  toJSON(): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
-    return { value: this.value, issues: this.issues, done: this.done };
-  }
-
-  /** What Node's `console.log` and `util.inspect` show: the same plain data (they show a getter as `[Getter]`). */
+  /** What Node's `console.log` and `util.inspect` show: the same properties, `value` read now (they show a getter as `[Getter]`). */
   [INSPECT](): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
-    return this.toJSON();
+    return { ...this };
   }
 }
 

@@ -3,7 +3,7 @@ import { ToolAbortedError, ToolArgumentsValidationError } from "../errors.js";
 import { describeOption } from "../options.js";
 import { type ModelNames, rememberModelNames } from "../text/model-names.js";
 import { toFailure } from "../text/results.js";
-import type { ToolCallContent, ToolCallDelta, ToolResult, ToolStreamEvent } from "../types.js";
+import type { ToolCallContent, ToolCallDelta, ToolCallDeltaEvent, ToolResult, ToolStreamEvent } from "../types.js";
 import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
@@ -380,15 +380,9 @@ class DeltaEvent {
     event.issues = issues;
   }
 
-  /** The event as plain data with its `value` read now (what `JSON.stringify` gives too). */
-  toJSON(): { type: "tool-call-delta"; index: number; toolCallId: string; toolName: string; argumentsDelta: string; value: unknown; issues: readonly string[] } {
-    const { type, index, toolCallId, toolName, argumentsDelta, value, issues } = this;
-    return { type, index, toolCallId, toolName, argumentsDelta, value, issues };
-  }
-
-  /** What Node's `console.log` and `util.inspect` show: the same plain data (they show a getter as `[Getter]`). */
-  [INSPECT](): ReturnType<DeltaEvent["toJSON"]> {
-    return this.toJSON();
+  /** What Node's `console.log` and `util.inspect` show: the same properties, `value` read now (they show a getter as `[Getter]`). */
+  [INSPECT](): ToolCallDeltaEvent {
+    return { ...this };
   }
 }
 
