@@ -1,4 +1,5 @@
 import { getEventListeners } from "node:events";
+import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import {
   ToolAbortedError,
@@ -356,15 +357,17 @@ describe("timeouts and aborts", () => {
     expect(seenSignal?.aborted).toBe(true);
   });
 
-  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread and inheritance, and nothing else", async () => {
+  it("hands a guarded call's handler a plain context whose own enumerable signal survives a spread, inheritance and a Proxy, and nothing else", async () => {
     const controller = new AbortController();
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => ({
       keys: Object.keys(context),
       symbols: Object.getOwnPropertySymbols(context),
       prototype: Object.getPrototypeOf(context) === Object.prototype,
+      constructor: (context as { constructor?: unknown }).constructor === Object,
       descriptor: Object.getOwnPropertyDescriptor(context, "signal"),
       spread: { ...context },
       inherited: (Object.create(context) as { signal: AbortSignal }).signal === context.signal,
+      proxied: new Proxy(context, {}).signal === context.signal,
       json: JSON.parse(JSON.stringify({ ...context, signal: undefined })) as unknown,
     }));
     for (const options of [undefined, { signal: controller.signal }]) {
@@ -372,24 +375,34 @@ describe("timeouts and aborts", () => {
       expect(seen.keys).toEqual(["toolCallId", "toolName", "signal"]);
       expect(seen.symbols).toEqual([]);
       expect(seen.prototype).toBe(true);
-      expect(seen.descriptor).toMatchObject({ enumerable: true, configurable: true, get: expect.any(Function) });
+      expect(seen.constructor).toBe(true);
+      expect(seen.descriptor).toEqual({ value: expect.any(AbortSignal), writable: false, enumerable: true, configurable: true });
       expect(seen.spread).toEqual({ toolCallId: "c1", toolName: "read", signal: expect.any(AbortSignal) });
       expect(seen.inherited).toBe(true);
+      expect(seen.proxied).toBe(true);
       expect(seen.json).toEqual({ toolCallId: "c1", toolName: "read" });
     }
   });
 
-  it("refuses, with a TypeError saying where to read it, a guarded call's signal first read through a Proxy of its context", async () => {
+  it("keeps a guarded call's signal read-only, its other fields writable, and shows the context as its handler sees it", async () => {
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => {
-      try {
-        return new Proxy(context, {}).signal;
-      } catch (error) {
-        return error;
-      }
+      const signal = context.signal;
+      const refusals = [
+        thrownBy(() => {
+          context.signal = new AbortController().signal;
+        }),
+        thrownBy(() => delete (context as { signal?: AbortSignal }).signal),
+        thrownBy(() => Object.defineProperty(context, "signal", { value: null })),
+        thrownBy(() => Object.setPrototypeOf(context, null)),
+      ];
+      context.toolName = "renamed";
+      return { refusals, same: context.signal === signal, toolName: context.toolName, shown: inspect(context) };
     });
-    const error = (await registry.dispatch(toolCall("read", { path: "a" }))) as Error;
-    expect(error).toBeInstanceOf(TypeError);
-    expect(error.message).toContain("read it from the context itself");
+    const seen = (await registry.dispatch(toolCall("read", { path: "a" }, "c1"), { data: "tenant" })) as Record<string, unknown>;
+    expect(seen.refusals).toEqual([expect.any(TypeError), expect.any(TypeError), expect.any(TypeError), expect.any(TypeError)]);
+    expect(seen.same).toBe(true);
+    expect(seen.toolName).toBe("renamed");
+    expect(seen.shown).toBe("{\n  toolCallId: 'c1',\n  toolName: 'renamed',\n  signal: AbortSignal { aborted: false },\n  data: 'tenant'\n}");
   });
 
   it("hands a dispatch's handler the caller's signal itself when there is no time limit, and a signal of the call's own under one", async () => {

@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolExecutionError, ToolTimeoutError } from "../error
 import type { ToolContext } from "../types.js";
 import { AbortFanOut } from "./abort-fan-out.js";
 import { NEVER_ABORTED_SIGNAL } from "./context.js";
-import { defineOwnGetter, hiddenLink } from "../objects.js";
+import { guardedContext } from "./guarded-context.js";
 import type { PreparedCall } from "./prepare.js";
 
 /** What a registry's `onLateSettle` receives when a handler it gave up on settles at last. Never the value. */
@@ -221,18 +221,9 @@ class CallStop {
 
   constructor(readonly caller: AbortFanOut | undefined) {}
 
-  /**
-   * The handler's context: a plain object whose own `signal` accessor makes the signal on first
-   * read. The accessor is one function shared by every context, which finds this stop through a
-   * private field stamped on the context ({@link CONTEXT_LINK}); a getter made per call would give
-   * each context a shape of its own, which costs the engine about a microsecond a call.
-   */
+  /** The handler's context, whose `signal` is this stop's, made on first read: see {@link guardedContext}. */
   context(toolCallId: string, toolName: string, data: unknown): ToolContext {
-    const context = { toolCallId, toolName } as ToolContext;
-    CONTEXT_LINK.link(context, this);
-    defineOwnGetter(context, "signal", readSignal);
-    if (data !== undefined) context.data = data;
-    return context;
+    return guardedContext(toolCallId, toolName, this, data);
   }
 
   /** The handler's signal, made now if it was not yet: see {@link CallStop.context}. */
@@ -282,20 +273,6 @@ class CallStop {
       listener?.(reason);
     });
   }
-}
-
-/**
- * The link from a guarded call's context to its {@link CallStop}, found from an object that
- * inherits from the context; a signal first read through a `Proxy` of the context is refused with
- * a TypeError.
- */
-const CONTEXT_LINK = hiddenLink<CallStop>();
-
-/** The getter of every guarded call's `context.signal`: see {@link CallStop.context}. */
-function readSignal(this: unknown): AbortSignal {
-  const stop = CONTEXT_LINK.find(this);
-  if (stop === undefined) throw new TypeError("signal was read on an object that is not a tool call's context (through a Proxy, read it from the context itself)");
-  return stop.signal();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describeOption } from "../options.js";
 import { type ArgumentReader, READER_LAYOUT_KEEPER } from "./argument-reader.js";
-import { INSPECT } from "./inspect.js";
+import { INSPECT } from "../inspect.js";
 import { definePartialValue } from "./partial-value.js";
 
 /**

@@ -7,7 +7,7 @@ import type { ToolCallContent, ToolCallDelta, ToolCallDeltaEvent, ToolResult, To
 import { type ArgumentReader, type ArgumentsOf, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { type StreamDialect, streamDialectOf } from "./call-dialect.js";
 import { Mailbox } from "./mailbox.js";
-import { INSPECT } from "./inspect.js";
+import { INSPECT } from "../inspect.js";
 import { definePartialValue } from "./partial-value.js";
 
 /** What the stream dispatcher needs of a registry, for one `dispatchStream`. */
