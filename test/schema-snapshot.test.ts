@@ -66,6 +66,18 @@ describe("canonicalJson", () => {
     );
   });
 
+  it("writes every string, as a key and as a value, as JSON.stringify does: quotes, backslashes, control characters and lone surrogates escaped", () => {
+    const codeUnit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x2028, 0x2029, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfeff), fc.integer({ min: 0, max: 0xffff }));
+    const text = fc.array(codeUnit, { maxLength: 12 }).map((units) => String.fromCharCode(...units));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(canonicalJson({ [value]: value })).toBe(`{${JSON.stringify(value)}:${JSON.stringify(value)}}`);
+      }),
+      { seed: 20261202, numRuns: 2000 },
+    );
+    expect(canonicalJson({ 'a"\\': "\u0000\ud83d\ude00\udc00" })).toBe(String.raw`{"a\"\\":"\u0000😀\udc00"}`);
+  });
+
   it("keeps apart what validates differently, and gives no text for what no text can hold", () => {
     expect(canonicalJson({ b: [1, { d: 2, c: undefined }], a: "x" })).toBe('{"a":"x","b":[1,{"c":undefined,"d":2}]}');
     expect(canonicalJson({ const: undefined })).not.toBe(canonicalJson({}));

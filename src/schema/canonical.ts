@@ -55,7 +55,9 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
   if (depth > MAX_DEPTH) throw new NotCanonical("nested too deeply");
   if (value === undefined) {
     parts.push("undefined");
-  } else if (value === null || typeof value === "boolean" || typeof value === "string") {
+  } else if (typeof value === "string") {
+    parts.push(quoted(value));
+  } else if (value === null || typeof value === "boolean") {
     parts.push(JSON.stringify(value));
   } else if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new NotCanonical("non-finite number");
@@ -75,7 +77,7 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
     parts.push("{");
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
-      parts.push(index > 0 ? `,${JSON.stringify(key)}:` : `${JSON.stringify(key)}:`);
+      parts.push(index > 0 ? `,${quoted(key)}:` : `${quoted(key)}:`);
       const child = (value as Record<string, unknown>)[key];
       if (record && key === "patternProperties") write({ [ANY_KEY_PATTERN]: (child as Record<string, unknown>)[RECORD_STRING_KEY] }, depth + 1, parts, keepPropertyOrder, false);
       else write(child, depth + 1, parts, keepPropertyOrder, keepPropertyOrder && key === "properties");
@@ -84,4 +86,15 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
   } else {
     throw new NotCanonical(`a schema cannot hold a ${typeof value}`);
   }
+}
+
+/** What `JSON.stringify` escapes in a string: a quote, a backslash, a control character, a surrogate (paired or lone). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `JSON.stringify(text)`, in about half its time for the keys and words of a schema, which need no
+ * escape: a string with nothing to escape is written between quotes as it is.
+ */
+function quoted(text: string): string {
+  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
