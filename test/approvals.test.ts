@@ -261,4 +261,11 @@ describe("approval options", () => {
     expect(await rejectionOf(registry.dispatch(call(), { approval: 42 as never }))).toBeInstanceOf(TypeError);
     expect(await rejectionOf(registry.approve(await requestOf(registry), { expiresInMs: Infinity }))).toBeInstanceOf(TypeError);
   });
+
+  it("refuses an option approve or deny does not know: a misspelt lifetime never leaves a token the default one", async () => {
+    const { registry } = payRegistry();
+    const request = await requestOf(registry);
+    expect(await rejectionOf(registry.approve(request, { expiresIn: 1_000 } as never))).toEqual(new TypeError('unknown option "expiresIn": the options are expiresInMs, approvedBy'));
+    expect(thrownBy(() => registry.deny(request, { reasons: "no" } as never))).toEqual(new TypeError('unknown option "reasons": the options are reason'));
+  });
 });

@@ -1,13 +1,44 @@
 import { describe, expect, it } from "vitest";
+import { createToolQueue, createToolWorker, RedisLedger } from "../src/bullmq/index.js";
 import { limiterOf } from "../src/bullmq/limiter.js";
 import { resultFromWire, resultToWire } from "../src/bullmq/results.js";
 import { ToolExecutionError, ToolRegistry, ToolTimeoutError, Type } from "../src/index.js";
 import type { JsonValue } from "../src/execution/ledger.js";
+import { rejectionOf, thrownBy } from "./support/fixtures.js";
 
 // The parts of typebox-tool-registry/bullmq that need no Redis: what crosses the wire, and the limiter a worker gives BullMQ.
 
 const tool = (name: string) => ({ name, description: `The ${name} tool`, parameters: Type.Object({ id: Type.String() }) });
 const rateLimit = { limit: 10, intervalMs: 1_000 };
+
+describe("the options of the queue, the worker and the ledger", () => {
+  // No server listens on port 1: each refusal comes before any connection is made.
+  const connection = "redis://127.0.0.1:1";
+
+  it("refuse an option they do not know, naming it and the ones they take", async () => {
+    const registry = new ToolRegistry();
+    expect(thrownBy(() => createToolQueue(registry, { connection, queueName: "q", connectTimeout: 100 } as never))).toEqual(
+      new TypeError('unknown option "connectTimeout": the options are connection, queueName, prefix, connectTimeoutMs, jobOptions'),
+    );
+    expect(thrownBy(() => createToolWorker(registry, { connection, queueName: "q", lockDuration: 100 } as never))).toEqual(
+      new TypeError('unknown option "lockDuration": the options are connection, queueName, prefix, concurrency, workerOptions'),
+    );
+    expect(thrownBy(() => new RedisLedger({ connection, prefix: "x:" } as never))).toEqual(new TypeError('unknown option "prefix": the options are connection, keyPrefix'));
+  });
+
+  it("refuse, in a queue's dispatch and dispatchAll, an option the registry's would refuse", async () => {
+    const queue = createToolQueue(new ToolRegistry(), { connection, queueName: "q", connectTimeoutMs: 100 });
+    try {
+      const call = { id: "c1", name: "read", arguments: {} };
+      expect(await rejectionOf(queue.dispatch(call, { timeoutMs: 5 } as never))).toEqual(new TypeError('unknown option "timeoutMs": the options are signal, approval, data, allow'));
+      expect(await rejectionOf(queue.dispatchAll([call], { approval: "t" } as never))).toEqual(
+        new TypeError('unknown option "approval": the options are signal, data, allow, concurrency, approvals, order'),
+      );
+    } finally {
+      await queue.close();
+    }
+  });
+});
 
 describe("limiterOf", () => {
   it("gives BullMQ the limit of a worker's one tool, when the limit has no key", () => {

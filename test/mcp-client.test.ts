@@ -52,6 +52,17 @@ describe("registerMcpTools", () => {
     expect(runs).toEqual([{ title: "Bug" }, "hi"]);
   });
 
+  it("refuses an option it does not know, at registration and at a refresh, naming it and the ones it takes", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    expect(await rejectionOf(registerMcpTools(registry, client, { timeout: 5 } as never))).toEqual(
+      new TypeError('unknown option "timeout": the options are prefix, timeoutMs, signal, strict, maxPages, maxTools'),
+    );
+    expect(registry.list()).toEqual([]);
+    const registration = await registerMcpTools(registry, client);
+    expect(await rejectionOf(registration.refresh({ strict: true } as never))).toEqual(new TypeError('unknown option "strict": the options are signal'));
+  });
+
   it("checks arguments locally, so invalid ones never reach the server", async () => {
     const { client, runs } = await remote();
     const registry = new ToolRegistry({ cacheKey: "content" });

@@ -101,6 +101,29 @@ describe("ToolRegistry look-ups", () => {
 });
 
 describe("ToolRegistry.dispatch", () => {
+  it("refuses an option it does not know, in every verb that runs calls, naming it and the ones it takes, before any handler runs", async () => {
+    const handler = vi.fn(() => "ran");
+    const registry = new ToolRegistry().register(readTool, handler);
+    const call = toolCall("read", { path: "a" });
+    // A time limit given to a call, which only `register` and the registry take, would otherwise be dropped.
+    expect(await rejectionOf(registry.dispatch(call, { timeoutMs: 5 } as never))).toEqual(new TypeError('unknown option "timeoutMs": the options are signal, approval, data, allow'));
+    expect(await rejectionOf(registry.dispatchAll([call], { approval: "token" } as never))).toEqual(
+      new TypeError('unknown option "approval": the options are signal, data, allow, concurrency, approvals, order'),
+    );
+    expect(thrownBy(() => registry.dispatchStream([], { onInvalid: "continue", abortcontroller: new AbortController() } as never))).toEqual(
+      new TypeError('unknown option "abortcontroller": the options are signal, data, allow, concurrency, approvals, order, onInvalid, abortController'),
+    );
+    expect(await rejectionOf(registry.envelope(call, { signal: new AbortController().signal } as never))).toEqual(new TypeError('unknown option "signal": the options are approval, allow'));
+    const envelope = await registry.envelope(call);
+    expect(await rejectionOf(registry.execute(envelope, { timeoutMs: 5 } as never))).toEqual(new TypeError('unknown option "timeoutMs": the options are signal, data'));
+    expect(handler).not.toHaveBeenCalled();
+    // Unset is unset, whatever the name; an inherited property is no option.
+    const inherited = Object.create({ timeoutMs: 5 }) as object;
+    expect(await registry.dispatch(call, { timeoutMs: undefined } as never)).toBe("ran");
+    expect(await registry.dispatch(call, inherited)).toBe("ran");
+    expect(await registry.execute(envelope, inherited)).toMatchObject({ status: "ok", value: "ran" });
+  });
+
   it("resolves with what the handler returned, given checked arguments and the call's context", async () => {
     const handler = vi.fn((args: { path: string }, context: { toolCallId: string; toolName: string; signal: AbortSignal }) => ({
       args,

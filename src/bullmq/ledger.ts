@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
 import { connect, type RedisConnection } from "./connection.js";
+import { everyOption, refuseUnknownOptions } from "../options.js";
 
 /** Options of a {@link RedisLedger}. */
 export interface RedisLedgerOptions {
@@ -29,7 +30,8 @@ export class RedisLedger implements LedgerStore {
    * @throws TypeError for a connection that is none of a URL, options or a client, or a prefix that is not a string
    */
   constructor(options: RedisLedgerOptions | RedisConnection) {
-    if (!isLedgerOptions(options)) options = { connection: options };
+    if (isLedgerOptions(options)) refuseUnknownOptions(options, LEDGER_OPTIONS);
+    else options = { connection: options };
     const prefix = options.keyPrefix ?? "ttr:ledger:";
     if (typeof prefix !== "string") throw new TypeError(`keyPrefix must be a string, got ${typeof prefix}`);
     this.#prefix = prefix;
@@ -65,6 +67,9 @@ export class RedisLedger implements LedgerStore {
 }
 
 /** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
+/** Every option of {@link RedisLedger}: it refuses any other (a misspelt one). */
+const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPrefix"]);
+
 function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {
   return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.hasOwn(value, "connection");
 }

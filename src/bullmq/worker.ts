@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { ToolRateLimitedError } from "../errors.js";
 import type { ToolCallEnvelope } from "../execution/envelope.js";
 import type { JsonValue } from "../execution/ledger.js";
-import { checkRegistry, describeOption, positiveInteger } from "../options.js";
+import { checkRegistry, describeOption, everyOption, positiveInteger, refuseUnknownOptions } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { connect, type RedisConnection } from "./connection.js";
 import { limiterOf } from "./limiter.js";
@@ -30,6 +30,9 @@ export interface ToolWorkerOptions {
   workerOptions?: Omit<WorkerOptions, "connection" | "concurrency" | "prefix" | "autorun">;
 }
 
+/** Every option of {@link createToolWorker}: it refuses any other (a misspelt one). */
+const WORKER_OPTIONS = everyOption<ToolWorkerOptions>()(["connection", "queueName", "prefix", "concurrency", "workerOptions"]);
+
 /** What {@link createToolWorker} returns. */
 export interface ToolWorker {
   /** The BullMQ worker, for its events and figures. */
@@ -55,6 +58,7 @@ export interface ToolWorker {
 export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOptions): ToolWorker {
   checkRegistry(registry);
   const queueName = checkQueueName(options?.queueName);
+  refuseUnknownOptions(options, WORKER_OPTIONS);
   const prefix = checkPrefix(options.prefix);
   const concurrency = positiveInteger("concurrency", options.concurrency ?? 1);
   const workerOptions = options.workerOptions ?? {};

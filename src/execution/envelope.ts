@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError
 import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
-import { optionalSignal, optionalToken } from "../options.js";
+import { everyOption, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -54,6 +54,12 @@ export interface ExecuteOptions {
   data?: unknown;
 }
 
+/** Every option of `registry.envelope`: it refuses any other. */
+const ENVELOPE_OPTIONS = everyOption<EnvelopeOptions>()(["approval", "allow"]);
+
+/** Every option of `registry.execute`: it refuses any other. */
+const EXECUTE_OPTIONS = everyOption<ExecuteOptions>()(["signal", "data"]);
+
 /** What making and running envelopes needs of a registry. */
 export interface EnvelopeServices {
   /** The registry's prepare step (look-up, allow-list, private copy, check). */
@@ -80,6 +86,7 @@ export interface EnvelopeServices {
  * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form to fingerprint
  */
 export async function makeEnvelope(services: EnvelopeServices, call: ToolCallContent, options: EnvelopeOptions = {}): Promise<ToolCallEnvelope> {
+  refuseUnknownOptions(options ?? {}, ENVELOPE_OPTIONS);
   const approval = optionalToken("approval", options?.approval);
   const prepared = services.prepare(call, allowTest(options?.allow));
   const { tool, toolCallId } = prepared;
@@ -110,6 +117,7 @@ export async function makeEnvelope(services: EnvelopeServices, call: ToolCallCon
  * @throws TypeError (as a rejection) for a bad option
  */
 export async function executeEnvelope(services: EnvelopeServices, envelope: ToolCallEnvelope, options: ExecuteOptions = {}): Promise<ToolResult> {
+  refuseUnknownOptions(options ?? {}, EXECUTE_OPTIONS);
   const signal = optionalSignal("signal", options?.signal);
   const data = options?.data;
   const read = readEnvelope(envelope);

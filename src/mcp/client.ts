@@ -4,7 +4,7 @@ import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject, isRecord } from "../objects.js";
-import { checkRegistry, positiveInteger } from "../options.js";
+import { checkRegistry, everyOption, positiveInteger, refuseUnknownOptions } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
@@ -67,6 +67,11 @@ export interface McpSkippedTool {
   readonly error: ToolDefinitionError;
 }
 
+/** Every option of {@link registerMcpTools}: it refuses any other (a misspelt one). */
+const REGISTER_MCP_OPTIONS = everyOption<RegisterMcpToolsOptions>()(["prefix", "timeoutMs", "signal", "strict", "maxPages", "maxTools"]);
+
+/** Every option of {@link McpToolRegistration.refresh}. */
+const REFRESH_MCP_OPTIONS = everyOption<RefreshMcpToolsOptions>()(["signal"]);
 
 /** Options of {@link McpToolRegistration.refresh}. */
 export interface RefreshMcpToolsOptions {
@@ -171,6 +176,7 @@ interface ProxyTool {
  * ```
  */
 export async function registerMcpTools(registry: ToolRegistry, client: McpToolClient, options: RegisterMcpToolsOptions = {}): Promise<McpToolRegistration> {
+  refuseUnknownOptions(options ?? {}, REGISTER_MCP_OPTIONS);
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
   const limits = { maxPages: positiveInteger("maxPages", options.maxPages ?? DEFAULT_MAX_PAGES), maxTools: positiveInteger("maxTools", options.maxTools ?? DEFAULT_MAX_TOOLS) };
@@ -207,6 +213,11 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
       return skipped;
     },
     refresh(refreshOptions?: RefreshMcpToolsOptions) {
+      try {
+        refuseUnknownOptions(refreshOptions ?? {}, REFRESH_MCP_OPTIONS);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const signal = refreshOptions?.signal;
       // Asked again before the last refresh with no signal began: that one lists what this one would
       // (a server sending a flood of list_changed notifications costs one listing, not one each).

@@ -341,7 +341,7 @@ export class ToolRegistry {
     let prepared: PreparedCall | ToolArgumentsValidationError;
     let run: RunOptions = PLAIN_RUN;
     try {
-      if (options !== undefined) run = runOptions(options, optionalToken("approval", options.approval), true);
+      if (options !== undefined) run = runOptions(options, DISPATCH_OPTIONS, optionalToken("approval", options.approval), true);
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, undefined).then(resultValue);
       prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
@@ -371,9 +371,9 @@ export class ToolRegistry {
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     checkCalls(calls);
     options ??= {};
-    const concurrency = concurrencyOf(options);
     // One listener on the caller's signal for all the calls, however many run at once.
-    const run = runOptions(options, approvalLookup(options.approvals));
+    const run = runOptions(options, DISPATCH_ALL_OPTIONS, approvalLookup(options.approvals));
+    const concurrency = concurrencyOf(options);
     return settleAll(calls, concurrency, (call) => this.#settle(call, run, undefined));
   }
 
@@ -427,8 +427,8 @@ export class ToolRegistry {
       throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
     }
     options ??= {};
+    const run = runOptions(options, DISPATCH_STREAM_OPTIONS, approvalLookup(options.approvals));
     const concurrency = concurrencyOf(options);
-    const run = runOptions(options, approvalLookup(options.approvals));
     const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
     const abortController = options.abortController;
     if (abortController !== undefined && !(abortController instanceof AbortController)) {
@@ -499,6 +499,7 @@ export class ToolRegistry {
   async approve(request: ApprovalRequest, options: ApproveOptions = {}): Promise<string> {
     const checked = checkApprovalRequest(request);
     options ??= {};
+    refuseUnknownOptions(options, APPROVE_OPTIONS);
     const expiresInMs = milliseconds("expiresInMs", options.expiresInMs) ?? DEFAULT_APPROVAL_TTL_MS;
     if (expiresInMs === Infinity) throw new TypeError("expiresInMs must be finite: an approval that never expires could be replayed forever");
     const approvedBy = options.approvedBy;
@@ -514,6 +515,7 @@ export class ToolRegistry {
    */
   deny(request: ApprovalRequest, options: DenyOptions = {}): ToolDenial {
     const checked = checkApprovalRequest(request);
+    refuseUnknownOptions(options ?? {}, DENY_OPTIONS);
     const reason = options?.reason;
     if (reason !== undefined && typeof reason !== "string") throw new TypeError(`reason must be a string, got ${describeOption(reason)}`);
     return { status: "denied", toolCallId: checked.toolCallId, toolName: checked.toolName, isError: false, content: deniedMessage(checked.toolName, reason) };
@@ -640,6 +642,31 @@ const REGISTRY_OPTIONS = everyOption<ToolRegistryOptions>()([
   "onLateSettle",
 ]);
 
+/** Every option of `dispatch`: it refuses any other (`timeoutMs`, which only `register` and the registry take, would be dropped). */
+const DISPATCH_OPTIONS = everyOption<DispatchOptions>()(["signal", "approval", "data", "allow"]);
+
+/**
+ * {@link refuseUnknownOptions} for `dispatch`, whose options come with every call: its names
+ * compared one by one cost about half of a look-up in a list.
+ */
+function refuseUnknownDispatchOptions(options: object): void {
+  for (const key in options) {
+    if (key !== "signal" && key !== "data" && key !== "approval" && key !== "allow") refuseUnknownOptions(options, DISPATCH_OPTIONS);
+  }
+}
+
+/** Every option of `dispatchAll`. */
+const DISPATCH_ALL_OPTIONS = everyOption<DispatchAllOptions>()(["signal", "data", "allow", "concurrency", "approvals", "order"]);
+
+/** Every option of `dispatchStream`. */
+const DISPATCH_STREAM_OPTIONS = everyOption<DispatchStreamOptions>()([...DISPATCH_ALL_OPTIONS, "onInvalid", "abortController"]);
+
+/** Every option of `approve`: it refuses any other (a misspelt `expiresInMs` would leave the default lifetime). */
+const APPROVE_OPTIONS = everyOption<ApproveOptions>()(["expiresInMs", "approvedBy"]);
+
+/** Every option of `deny`. */
+const DENY_OPTIONS = everyOption<DenyOptions>()(["reason"]);
+
 /** What one dispatch asks of each of its calls: its caller's signal, approvals, data and allow-list. */
 interface RunOptions {
   readonly caller: AbortFanOut | undefined;
@@ -655,7 +682,9 @@ const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: 
  * @param forOneCall whether these are the options of one call (`dispatch`), whose signal its handler may be handed as is
  * @throws TypeError naming a bad option
  */
-function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
+function runOptions(options: DispatchOptions | DispatchAllOptions, accepted: readonly string[], approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
+  if (accepted !== DISPATCH_OPTIONS) refuseUnknownOptions(options, accepted);
+  else refuseUnknownDispatchOptions(options);
   const signal = optionalSignal("signal", options.signal);
   return {
     caller: signal === undefined ? undefined : new AbortFanOut(signal, forOneCall),
