@@ -66,10 +66,10 @@ export class RedisLedger implements LedgerStore {
   }
 }
 
-/** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
 /** Every option of {@link RedisLedger}: it refuses any other (a misspelt one). */
 const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPrefix"]);
 
+/** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
 function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {
   return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.hasOwn(value, "connection");
 }

