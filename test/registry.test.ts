@@ -124,6 +124,17 @@ describe("ToolRegistry.dispatch", () => {
     expect(await registry.execute(envelope, inherited)).toMatchObject({ status: "ok", value: "ran" });
   });
 
+  it("checks a dispatch's options in one pass, however many names it inherits or leaves unset", async () => {
+    const registry = new ToolRegistry().register(readTool, () => "ran");
+    const inherited: Record<string, unknown> = {};
+    for (let index = 0; index < 50_000; index++) inherited[`option${index}`] = 1;
+    const options = Object.assign(Object.create(inherited) as object, { data: 1 });
+    // Quadratic, this took minutes (a full check for each name); linear, a few milliseconds.
+    const started = performance.now();
+    expect(await registry.dispatch(toolCall("read", { path: "a" }), options)).toBe("ran");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it("resolves with what the handler returned, given checked arguments and the call's context", async () => {
     const handler = vi.fn((args: { path: string }, context: { toolCallId: string; toolName: string; signal: AbortSignal }) => ({
       args,
@@ -407,25 +418,59 @@ describe("timeouts and aborts", () => {
     }
   });
 
-  it("keeps a guarded call's signal read-only, its other fields writable, and shows the context as its handler sees it", async () => {
+  it("keeps a guarded call's signal read-only, its other fields writable, and shows the context as its handler sees it, a cycle as a cycle", async () => {
     const registry = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => {
       const signal = context.signal;
-      const refusals = [
-        thrownBy(() => {
-          context.signal = new AbortController().signal;
-        }),
-        thrownBy(() => delete (context as { signal?: AbortSignal }).signal),
-        thrownBy(() => Object.defineProperty(context, "signal", { value: null })),
-        thrownBy(() => Object.setPrototypeOf(context, null)),
-      ];
+      const assigned = thrownBy(() => {
+        context.signal = new AbortController().signal;
+      });
       context.toolName = "renamed";
-      return { refusals, same: context.signal === signal, toolName: context.toolName, shown: inspect(context) };
+      (context as unknown as Record<string, unknown>).self = context;
+      return { assigned, same: context.signal === signal, toolName: context.toolName, shown: inspect(context) };
     });
     const seen = (await registry.dispatch(toolCall("read", { path: "a" }, "c1"), { data: "tenant" })) as Record<string, unknown>;
-    expect(seen.refusals).toEqual([expect.any(TypeError), expect.any(TypeError), expect.any(TypeError), expect.any(TypeError)]);
+    expect(seen.assigned).toBeInstanceOf(TypeError);
     expect(seen.same).toBe(true);
     expect(seen.toolName).toBe("renamed");
-    expect(seen.shown).toBe("{\n  toolCallId: 'c1',\n  toolName: 'renamed',\n  signal: AbortSignal { aborted: false },\n  data: 'tenant'\n}");
+    expect(seen.shown).toBe("<ref *1> {\n  toolCallId: 'c1',\n  toolName: 'renamed',\n  signal: AbortSignal { aborted: false },\n  data: 'tenant',\n  self: [Circular *1]\n}");
+  });
+
+  it("lets a handler freeze, seal, or reshape a guarded call's context as a plain object, its signal still the call's", async () => {
+    const signals: AbortSignal[] = [];
+    const registry = new ToolRegistry({ timeoutMs: 20 }).register(readTool, (args, context) => {
+      const shape = args.path;
+      if (shape === "freeze") Object.freeze(context);
+      if (shape === "seal") Object.seal(context);
+      if (shape === "prevent") Object.preventExtensions(context);
+      if (shape === "prototype") Object.setPrototypeOf(context, Object.prototype);
+      if (shape === "redefine") Object.defineProperty(context, "signal", { value: context.signal, enumerable: true });
+      signals.push(context.signal);
+      const seen = {
+        frozen: Object.isFrozen(context),
+        extensible: Object.isExtensible(context),
+        prototype: Object.getPrototypeOf(context) === Object.prototype && context instanceof Object,
+        keys: Object.keys(context),
+        spread: { ...context },
+      };
+      return new Promise((resolve) => setTimeout(() => resolve(seen), 100));
+    });
+    for (const shape of ["freeze", "seal", "prevent", "prototype", "redefine"]) {
+      const error = await rejectionOf(registry.dispatch(toolCall("read", { path: shape })));
+      // Reshaped or not, the context's signal is the call's: it aborts when the time runs out.
+      expect(error).toBeInstanceOf(ToolTimeoutError);
+      expect(signals.at(-1)!.aborted).toBe(true);
+    }
+    const deleted = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => {
+      const signal = context.signal;
+      delete (context as { signal?: AbortSignal }).signal;
+      return { kept: signal instanceof AbortSignal, present: "signal" in context, read: context.signal };
+    });
+    expect(await deleted.dispatch(toolCall("read", { path: "a" }))).toEqual({ kept: true, present: false, read: undefined });
+    const frozen = new ToolRegistry({ timeoutMs: 10_000 }).register(readTool, (_args, context) => {
+      Object.freeze(context);
+      return { frozen: Object.isFrozen(context), prototype: Object.getPrototypeOf(context) === Object.prototype, spread: { ...context } };
+    });
+    expect(await frozen.dispatch(toolCall("read", { path: "a" }, "c1"))).toEqual({ frozen: true, prototype: true, spread: { toolCallId: "c1", toolName: "read", signal: expect.any(AbortSignal) } });
   });
 
   it("hands a dispatch's handler the caller's signal itself when there is no time limit, and a signal of the call's own under one", async () => {

@@ -652,7 +652,10 @@ const DISPATCH_OPTIONS = everyOption<DispatchOptions>()(["signal", "approval", "
  */
 function refuseUnknownDispatchOptions(options: object): void {
   for (const key in options) {
-    if (key !== "signal" && key !== "data" && key !== "approval" && key !== "allow") refuseUnknownOptions(options, DISPATCH_OPTIONS);
+    if (key === "signal" || key === "data" || key === "approval" || key === "allow") continue;
+    // A name it does not take (maybe inherited, or unset): the full check, once, decides.
+    refuseUnknownOptions(options, DISPATCH_OPTIONS);
+    return;
   }
 }
 
