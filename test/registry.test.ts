@@ -121,6 +121,9 @@ describe("ToolRegistry.dispatch", () => {
     const inherited = Object.create({ timeoutMs: 5 }) as object;
     expect(await registry.dispatch(call, { timeoutMs: undefined } as never)).toBe("ran");
     expect(await registry.dispatch(call, inherited)).toBe("ran");
+    // `null` is no options, as `dispatchAll` reads it.
+    expect(await registry.dispatch(call, null as never)).toBe("ran");
+    expect(await registry.dispatchAll([call], null as never)).toMatchObject([{ status: "ok", value: "ran" }]);
     expect(await registry.execute(envelope, inherited)).toMatchObject({ status: "ok", value: "ran" });
   });
 

@@ -341,7 +341,8 @@ export class ToolRegistry {
     let prepared: PreparedCall | ToolArgumentsValidationError;
     let run: RunOptions = PLAIN_RUN;
     try {
-      if (options !== undefined) run = runOptions(options, DISPATCH_OPTIONS, optionalToken("approval", options.approval), true);
+      // `null` is no options, as for `dispatchAll`.
+      if (options !== undefined && options !== null) run = runOptions(options, DISPATCH_OPTIONS, optionalToken("approval", options.approval), true);
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, undefined).then(resultValue);
       prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
