@@ -7,6 +7,7 @@ import { hex, sha256 } from "../execution/web-crypto.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { allowTest } from "../dispatch/allow.js";
 import { readCall } from "../dispatch/call-fields.js";
+import { DISPATCH_ALL_OPTIONS, refuseUnknownDispatchOptions } from "../dispatch/dispatch-options.js";
 import { approvalLookup, checkRegistry, everyOption, milliseconds, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
 import { checkCalls, concurrencyOf, settleAll } from "../dispatch/settle-all.js";
 import type { ToolRegistry } from "../registry/registry.js";
@@ -63,12 +64,6 @@ export interface ToolQueue {
 
 /** Every option of {@link createToolQueue}: it refuses any other (a misspelt one). */
 const QUEUE_OPTIONS = everyOption<ToolQueueOptions>()(["connection", "queueName", "prefix", "connectTimeoutMs", "jobOptions"]);
-
-/** Every option of a queue's `dispatch`, as the registry's (`data` stays in this process). */
-const DISPATCH_OPTIONS = everyOption<DispatchOptions>()(["signal", "approval", "data", "allow"]);
-
-/** Every option of a queue's `dispatchAll`, as the registry's. */
-const DISPATCH_ALL_OPTIONS = everyOption<DispatchAllOptions>()(["signal", "data", "allow", "concurrency", "approvals", "order"]);
 
 const DEFAULT_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 86_400 } } satisfies JobsOptions;
 
@@ -134,7 +129,7 @@ class QueueClient implements ToolQueue {
   }
 
   async dispatch(call: ToolCallContent, options: DispatchOptions = {}): Promise<unknown> {
-    refuseUnknownOptions(options ?? {}, DISPATCH_OPTIONS);
+    refuseUnknownDispatchOptions(options ?? {});
     const signal = optionalSignal("signal", options?.signal);
     const approval = optionalToken("approval", options?.approval);
     return resultValue(await this.#settle(call, signal === undefined ? undefined : new AbortFanOut(signal), approval, allowTest(options?.allow)));

@@ -3,6 +3,7 @@ import { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import { type CallFields, readCall } from "../dispatch/call-fields.js";
 import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, prepareOrRefuse, type RegisteredTool, type RepairReport } from "../dispatch/prepare.js";
 import { RepeatedFailures } from "../dispatch/repeated-failures.js";
+import { DISPATCH_ALL_OPTIONS, DISPATCH_STREAM_OPTIONS, refuseUnknownDispatchOptions } from "../dispatch/dispatch-options.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
 import { ToolApprovalError, ToolApprovalRequiredError, ToolArgumentsValidationError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
@@ -342,7 +343,10 @@ export class ToolRegistry {
     let run: RunOptions = PLAIN_RUN;
     try {
       // `null` is no options, as for `dispatchAll`.
-      if (options !== undefined && options !== null) run = runOptions(options, DISPATCH_OPTIONS, optionalToken("approval", options.approval), true);
+      if (options !== undefined && options !== null) {
+        refuseUnknownDispatchOptions(options);
+        run = runOptions(options, optionalToken("approval", options.approval), true);
+      }
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, undefined).then(resultValue);
       prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
@@ -372,9 +376,10 @@ export class ToolRegistry {
   async dispatchAll(calls: readonly ToolCallContent[], options: DispatchAllOptions = {}): Promise<ToolResult[]> {
     checkCalls(calls);
     options ??= {};
-    // One listener on the caller's signal for all the calls, however many run at once.
-    const run = runOptions(options, DISPATCH_ALL_OPTIONS, approvalLookup(options.approvals));
+    refuseUnknownOptions(options, DISPATCH_ALL_OPTIONS);
     const concurrency = concurrencyOf(options);
+    // One listener on the caller's signal for all the calls, however many run at once.
+    const run = runOptions(options, approvalLookup(options.approvals));
     return settleAll(calls, concurrency, (call) => this.#settle(call, run, undefined));
   }
 
@@ -428,8 +433,9 @@ export class ToolRegistry {
       throw new TypeError(`deltas must be an async iterable of tool call deltas, got ${describeOption(deltas)}`);
     }
     options ??= {};
-    const run = runOptions(options, DISPATCH_STREAM_OPTIONS, approvalLookup(options.approvals));
+    refuseUnknownOptions(options, DISPATCH_STREAM_OPTIONS);
     const concurrency = concurrencyOf(options);
+    const run = runOptions(options, approvalLookup(options.approvals));
     const onInvalid = oneOf("onInvalid", options.onInvalid ?? "continue", ["continue", "abort"]);
     const abortController = options.abortController;
     if (abortController !== undefined && !(abortController instanceof AbortController)) {
@@ -643,29 +649,6 @@ const REGISTRY_OPTIONS = everyOption<ToolRegistryOptions>()([
   "onLateSettle",
 ]);
 
-/** Every option of `dispatch`: it refuses any other (`timeoutMs`, which only `register` and the registry take, would be dropped). */
-const DISPATCH_OPTIONS = everyOption<DispatchOptions>()(["signal", "approval", "data", "allow"]);
-
-/**
- * {@link refuseUnknownOptions} for `dispatch`, whose options come with every call: its four names
- * compared one by one cost about 10 ns a call, half of a search of the list (a dispatch with a
- * signal costs about 150 ns).
- */
-function refuseUnknownDispatchOptions(options: object): void {
-  for (const key in options) {
-    if (key === "signal" || key === "data" || key === "approval" || key === "allow") continue;
-    // A name it does not take (maybe inherited, or unset): the full check, once, decides.
-    refuseUnknownOptions(options, DISPATCH_OPTIONS);
-    return;
-  }
-}
-
-/** Every option of `dispatchAll`. */
-const DISPATCH_ALL_OPTIONS = everyOption<DispatchAllOptions>()(["signal", "data", "allow", "concurrency", "approvals", "order"]);
-
-/** Every option of `dispatchStream`. */
-const DISPATCH_STREAM_OPTIONS = everyOption<DispatchStreamOptions>()([...DISPATCH_ALL_OPTIONS, "onInvalid", "abortController"]);
-
 /** Every option of `approve`: it refuses any other (a misspelt `expiresInMs` would leave the default lifetime). */
 const APPROVE_OPTIONS = everyOption<ApproveOptions>()(["expiresInMs", "approvedBy"]);
 
@@ -683,14 +666,11 @@ interface RunOptions {
 const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, data: undefined, allowed: undefined };
 
 /**
- * The options of `dispatch`, `dispatchAll` or `dispatchStream`, checked.
- * @param accepted every option of the entry point: any other is refused
+ * The options of `dispatch`, `dispatchAll` or `dispatchStream`, checked (the caller refused the unknown ones).
  * @param forOneCall whether these are the options of one call (`dispatch`), whose signal its handler may be handed as is
  * @throws TypeError naming a bad option
  */
-function runOptions(options: DispatchOptions | DispatchAllOptions, accepted: readonly string[], approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
-  if (accepted === DISPATCH_OPTIONS) refuseUnknownDispatchOptions(options);
-  else refuseUnknownOptions(options, accepted);
+function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: RunOptions["approvalOf"] | string | undefined, forOneCall = false): RunOptions {
   const signal = optionalSignal("signal", options.signal);
   return {
     caller: signal === undefined ? undefined : new AbortFanOut(signal, forOneCall),
