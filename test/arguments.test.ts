@@ -102,26 +102,26 @@ describe("validateToolArguments", () => {
 
   describe("rule 5: issues are JSON Pointers with messages", () => {
     it("reports a missing required property at its own pointer", () => {
-      expect(issuesOf(() => validateToolArguments(readTool, {}))).toEqual(["/path: must have required properties path (expected string)"]);
+      expect(issuesOf(() => validateToolArguments(readTool, {}))).toEqual(["/path: must have required properties path"]);
     });
 
     it("reports one issue per missing property", () => {
       const tool = { name: "move", description: "", parameters: Type.Object({ from: Type.String(), to: Type.String() }) };
       expect(issuesOf(() => validateToolArguments(tool, {}))).toEqual([
-        "/from: must have required properties from (expected string)",
-        "/to: must have required properties to (expected string)",
+        "/from: must have required properties from",
+        "/to: must have required properties to",
       ]);
     });
 
     it("reports missing properties of nested objects at their full pointer", () => {
       const tool = { name: "nested", description: "", parameters: Type.Object({ options: Type.Object({ mode: Type.String() }) }) };
-      expect(issuesOf(() => validateToolArguments(tool, { options: {} }))).toEqual(["/options/mode: must have required properties mode (expected string)"]);
+      expect(issuesOf(() => validateToolArguments(tool, { options: {} }))).toEqual(["/options/mode: must have required properties mode"]);
     });
 
     it("escapes ~ as ~0 and / as ~1 in pointer segments", () => {
       const tool = { name: "odd", description: "", parameters: Type.Object({ "a/b~c": Type.Number() }) };
       expect(issuesOf(() => validateToolArguments(tool, { "a/b~c": "x" }))).toEqual(["/a~1b~0c: must be number"]);
-      expect(issuesOf(() => validateToolArguments(tool, {}))).toEqual(["/a~1b~0c: must have required properties a/b~c (expected number)"]);
+      expect(issuesOf(() => validateToolArguments(tool, {}))).toEqual(["/a~1b~0c: must have required properties a/b~c"]);
     });
 
     it("points into arrays by index", () => {
@@ -133,7 +133,7 @@ describe("validateToolArguments", () => {
   describe("rule 6: the message", () => {
     it("is the header line followed by one indented line per issue", () => {
       const error = thrownBy(() => validateToolArguments(readTool, { offset: -1 })) as ToolArgumentsValidationError;
-      expect(error.message).toBe('Invalid arguments for tool "read":\n  - /path: must have required properties path (expected string)\n  - /offset: must be >= 0');
+      expect(error.message).toBe('Invalid arguments for tool "read":\n  - /path: must have required properties path\n  - /offset: must be >= 0');
       expect(error.name).toBe("ToolArgumentsValidationError");
       expect(error.toolName).toBe("read");
     });

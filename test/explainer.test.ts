@@ -39,7 +39,7 @@ describe("SchemaExplainer", () => {
 
   it("lists issues in schema order, a missing property where the schema declares it", () => {
     const add = Type.Object({ a: Type.Integer(), b: Type.Integer() });
-    expect(explain(add, { a: 2.5 })).toEqual(["/a: must be integer", "/b: must have required properties b (expected integer)"]);
+    expect(explain(add, { a: 2.5 })).toEqual(["/a: must be integer", "/b: must have required properties b"]);
   });
 
   it("names the allowed values of a union of literals and of an enum", () => {
@@ -184,7 +184,7 @@ describe("issues in schema order", () => {
 
   it("lists each allOf branch in turn, the declared properties before the undeclared ones", () => {
     const both = Type.Intersect([Type.Object({ a: Type.Integer() }), Type.Object({ b: Type.Integer() })]);
-    expect(explain(both, { b: "x" })).toEqual(["/a: must have required properties a (expected integer)", "/b: must be integer"]);
+    expect(explain(both, { b: "x" })).toEqual(["/a: must have required properties a", "/b: must be integer"]);
     const closed = Type.Object({ a: Type.Integer() }, { additionalProperties: false });
     expect(explain(closed, JSON.parse('{"x":1,"a":"y"}'))).toEqual(["/a: must be integer", '/x: is not an allowed property (allowed: "a")']);
   });
@@ -207,16 +207,16 @@ describe("the expected shape each issue carries", () => {
     ]);
   });
 
-  it("writes the shape of a missing required property after its name", () => {
+  it("reports a missing required property in the contract's words, with no shape", () => {
     expect(explain(event, {})).toEqual([
-      "/when: must have required properties when (expected string (format date-time))",
-      '/mode: must have required properties mode (expected one of "fast", "exact")',
+      "/when: must have required properties when",
+      "/mode: must have required properties mode",
     ]);
   });
 
   it("names the properties a closed object allows beside a property it does not", () => {
     const closed = Type.Object({ city: Type.String(), days: Type.Integer() }, { additionalProperties: false });
-    expect(explain(closed, { city: "Lisbon", day: 3 })).toEqual(['/days: must have required properties days (expected integer)', '/day: is not an allowed property (allowed: "city", "days")']);
+    expect(explain(closed, { city: "Lisbon", day: 3 })).toEqual(["/days: must have required properties days", '/day: is not an allowed property (allowed: "city", "days")']);
   });
 
   it("never writes a value from the arguments into a shape", () => {
@@ -227,10 +227,11 @@ describe("the expected shape each issue carries", () => {
 
   it("keeps the issues of an error within 20 lines and 6,000 characters, however long the shapes", () => {
     const wide = Type.Object(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`p${index}`, Type.String({ pattern: `^${"x".repeat(300)}$`, format: "date-time" })])));
-    const issues = issueLines(new SchemaExplainer(wide).explain({}, { maxIssues: MAX_ISSUES + 1 }));
+    const numbers = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`p${index}`, 5]));
+    const issues = issueLines(new SchemaExplainer(wide).explain(numbers, { maxIssues: MAX_ISSUES + 1 }));
     expect(issues).toHaveLength(MAX_ISSUES);
     expect(issues.join("").length).toBeLessThanOrEqual(MAX_ISSUES_CHARACTERS);
-    expect(issues[0]).toMatch(/^\/p0: must have required properties p0 \(expected string \(format date-time, pattern "\^x+/);
+    expect(issues[0]).toMatch(/^\/p0: must be string \(format date-time, pattern "\^x+/);
   });
 });
 

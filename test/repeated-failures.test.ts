@@ -24,10 +24,10 @@ describe("a repeated failure", () => {
     const first = await failure(registry, '{"a":2.5}');
     const second = await failure(registry, '{"a":2.5}');
     expect(first.content).toBe(
-      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b (expected integer)\nCorrect the arguments to match the tool\'s parameters and call it again.',
+      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b\nCorrect the arguments to match the tool\'s parameters and call it again.',
     );
     expect(second.content).toBe(
-      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b (expected integer)\n' +
+      'Invalid arguments for tool "add":\n  - /a: must be integer\n  - /b: must have required properties b\n' +
         'These are the same arguments, refused for the same reasons, as in the last call of "add" (2 times in a row): sending them again will fail again. ' +
         'Change each value the lines above name, as they say, before calling "add" again.',
     );
@@ -121,7 +121,7 @@ describe("a repeated failure", () => {
     const error = await rejectionOf(registry.dispatch(toolCall("add", { a: 1 })));
     expect(failureContent(error)).toContain("2 times in a row");
     expect((error as Error).message).toBe(
-      'Invalid arguments for tool "add":\n  - /b: must have required properties b (expected integer)\n' +
+      'Invalid arguments for tool "add":\n  - /b: must have required properties b\n' +
         'These are the same arguments, refused for the same reasons, as in the last call of "add" (2 times in a row): sending them again will fail again. ' +
         'Change each value the lines above name, as they say, before calling "add" again.',
     );

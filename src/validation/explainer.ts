@@ -277,7 +277,7 @@ export class SchemaExplainer {
       if (walk.ended) return false;
       const name = property.name;
       if (!Object.hasOwn(value, name)) {
-        if (property.required) valid = fail(walk, mode, () => missingMessage(name, this.#plans.shapeOf(property.schema)), name);
+        if (property.required) valid = fail(walk, mode, () => missingMessage(name), name);
       } else if (property.required || value[name] !== undefined) {
         // An optional property present as undefined counts as absent, as TypeBox and TypeScript read it.
         valid = this.#visitChild((property.plan ??= this.#plans.of(property.schema)), value[name], name, walk, mode) && valid;
@@ -286,7 +286,7 @@ export class SchemaExplainer {
     }
     for (const name of object.undeclaredRequired) {
       if (!Object.hasOwn(value, name)) {
-        valid = fail(walk, mode, () => `must have required properties ${name}`, name);
+        valid = fail(walk, mode, () => missingMessage(name), name);
         if (mode === TEST) return false;
       }
     }
@@ -375,9 +375,12 @@ export class SchemaExplainer {
   }
 }
 
-/** `must have required properties b (expected integer)`: the missing property's shape, when its schema says one. */
-function missingMessage(name: string, shape: string | undefined): string {
-  return shape === undefined ? `must have required properties ${name}` : `must have required properties ${name} (expected ${shape})`;
+/**
+ * `must have required properties b`: the line the contract (issue 2) gives a missing property, word
+ * for word. It names no shape: code compares it whole, and the model has the tool's schema.
+ */
+function missingMessage(name: string): string {
+  return `must have required properties ${name}`;
 }
 
 /** `is not an allowed property (allowed: "a", "b")`: the declared names, when they are all that is allowed. */

@@ -137,11 +137,6 @@ export class PlanBook {
   /** The subschema a `$ref` of this document names (for shape descriptions). */
   readonly #resolve = (ref: string): unknown => this.#references.resolve(ref);
 
-  /** The expected shape of a schema node of this document, in a few words (`integer (>= 0)`), or `undefined`. */
-  shapeOf(schema: unknown): string | undefined {
-    return describeShape(schema, this.#resolve);
-  }
-
   /** The plans of a list of schema nodes (a union's branches), built once per list and kept. */
   list(schemas: readonly unknown[]): readonly NodePlan[] {
     let found = this.#lists.get(schemas);
