@@ -92,4 +92,37 @@ describe("gemini(registry).deltas, reading the @google/genai stream", () => {
     expect(failure.isError && failure.error).toBeInstanceOf(ProviderFormatError);
     expect(failure.isError && failure.content).not.toContain("Secret");
   });
+
+  it("reads a part with empty partialArgs and no willContinue as a whole call, whose args are its arguments, as call() reads it", async () => {
+    const registry = weatherAndRideRegistry();
+    const adapter = gemini(registry);
+    const part = call({ id: "c1", name: "get_weather", args: { city: "Oslo" }, partialArgs: [] });
+    async function* chunks() {
+      yield { candidates: [{ content: { parts: [part] } }] };
+    }
+    const results = [];
+    for await (const event of registry.dispatchStream(adapter.deltas(chunks()))) if (event.type === "tool-result") results.push(event.result);
+    const [whole] = await registry.dispatchAll([adapter.call(part)]);
+    expect(results).toEqual([whole]);
+    expect(results).toMatchObject([{ status: "ok", value: { city: "Oslo" } }]);
+  });
+
+  it("fails a streamed call a part of which also holds args, which would be neither written nor safely dropped", async () => {
+    const registry = weatherAndRideRegistry();
+    const adapter = gemini(registry);
+    async function* chunks() {
+      yield { candidates: [{ content: { parts: [call({ id: "c1", name: "get_weather", args: { unit: "kelvin" }, willContinue: true })] } }] };
+      yield { candidates: [{ content: { parts: [call({ partialArgs: [{ jsonPath: "$.city", stringValue: "Oslo" }] })] } }] };
+      yield { candidates: [{ content: { parts: [call({ id: "c2", name: "get_weather", willContinue: true })] } }] };
+      yield { candidates: [{ content: { parts: [call({ args: { unit: "kelvin" }, partialArgs: [{ jsonPath: "$.city", stringValue: "Rome" }] })] } }] };
+    }
+    const results = [];
+    for await (const event of registry.dispatchStream(adapter.deltas(chunks()))) if (event.type === "tool-result") results.push(event.result);
+    expect(results.map((result) => result.toolCallId)).toEqual(["c1", "c2"]);
+    for (const failure of results) {
+      expect(failure.isError && failure.error).toBeInstanceOf(ProviderFormatError);
+      expect(failure.isError && failure.error.message).toContain('"args" hold arguments');
+      expect(failure.isError && failure.content).not.toContain("kelvin");
+    }
+  });
 });

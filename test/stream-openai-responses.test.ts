@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterEach, describe, expect, it } from "vitest";
-import { openAIResponses } from "../src/providers/index.js";
+import { openAIResponses, ProviderFormatError } from "../src/providers/index.js";
 import { type ServerSentEvent, type ReplayServer, startReplayServer } from "./fixtures/providers/replay-server.js";
 import { CUT_OFF, expectTurn, piecesOf, RIDE, runTurn, type StreamedCall, TEXT, UNKNOWN, WEATHER } from "./fixtures/providers/streamed-turn.js";
 import { weatherAndRideRegistry } from "./fixtures/providers/tools.js";
@@ -73,5 +73,23 @@ describe("openAIResponses(registry).deltas, reading the openai SDK's stream", ()
       { city: "Oslo", temperature: 21, unit: "celsius" },
       { city: "Rome", temperature: 21, unit: "celsius" },
     ]);
+  });
+
+  it("fails a call whose done event carries a text other than the one that streamed, rather than run what streamed while the history records the other", async () => {
+    const registry = weatherAndRideRegistry();
+    const responses = openAIResponses(registry);
+    async function* events() {
+      yield { type: "response.output_item.added", output_index: 0, item: { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: "" } };
+      yield { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 0, delta: '{"city":"Oslo"}' };
+      yield { type: "response.function_call_arguments.done", item_id: "fc_1", output_index: 0, arguments: '{"city":"Rome"}' };
+      yield { type: "response.output_item.done", output_index: 0, item: { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: '{"city":"Rome"}' } };
+    }
+    const results = [];
+    for await (const event of registry.dispatchStream(responses.deltas(events()))) if (event.type === "tool-result") results.push(event.result);
+    expect(results).toHaveLength(1);
+    const failure = results[0]!;
+    expect(failure.isError && failure.error).toBeInstanceOf(ProviderFormatError);
+    expect(failure.isError && failure.error.message).toContain("differs from the text its deltas streamed");
+    expect(failure.isError && failure.content).not.toMatch(/Oslo|Rome/);
   });
 });

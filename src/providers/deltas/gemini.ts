@@ -33,7 +33,7 @@ interface GeminiCallPart {
 
 /**
  * The function calls of a Gemini stream (the first candidate's), as deltas. A `functionCall`
- * part without `willContinue` or `partialArgs` is a whole call (Gemini 2, and Gemini 3 without
+ * part without `willContinue` or `partialArgs` entries is a whole call, whose `args` are its arguments (Gemini 2, and Gemini 3 without
  * argument streaming). Gemini 3's streamed call starts with a part naming it with
  * `willContinue: true`; its arguments come as `partialArgs` entries addressed by JSON path,
  * written here as JSON text; the first part without `willContinue` ends it, whether or not it is
@@ -44,7 +44,8 @@ interface GeminiCallPart {
  *
  * Every call the stream names gets its result, whatever the chunks hold. A call with the id of an
  * earlier call, or with a field Gemini never sends so (an `id` that is not a string,
- * `partialArgs` that are not a list), fails with a `ProviderFormatError`, under a made id (its
+ * `partialArgs` that are not a list, `args` that hold arguments in a part of a call whose arguments
+ * stream), fails with a `ProviderFormatError`, under a made id (its
  * result could not be told apart from the first's). A chunk or a part that cannot be read (a
  * `null` chunk, `candidates` or `parts` that are not lists, a part that is not an object) is
  * reported, never thrown, and reading goes on: the call still open, if any, may have lost a part
@@ -93,7 +94,7 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
           yield failingDelta(context, PROVIDER, toolCallId, toolName, problem);
           continue;
         }
-        if (!continues && partialArgs === undefined) {
+        if (!continues && (partialArgs === undefined || partialArgs.length === 0)) {
           yield namingDelta(context, { toolCallId, toolName, argumentsDelta: jsonText(read.args ?? {}), done: true });
           continue;
         }
@@ -157,15 +158,33 @@ function readPart(part: unknown): GeminiCallPart | undefined {
   const id = chunkField(call, "id", "a functionCall");
   const rawEntries = chunkField(call, "partialArgs", "a functionCall");
   const entries = Array.isArray(rawEntries) ? (rawEntries as unknown[]).map(entryOf) : undefined;
+  const args = chunkField(call, "args", "a functionCall");
+  const continues = chunkField(call, "willContinue", "a functionCall") === true;
+  // A part that names no tool continues the open call, whose arguments stream: so does a part that will continue or has entries.
+  const streams = continues || (entries !== undefined && entries.length > 0) || name === undefined || name === null || name === "";
   return {
     name: name ?? undefined,
     id: typeof id === "string" ? id : undefined,
-    args: chunkField(call, "args", "a functionCall"),
+    args,
     partialArgs: entries,
-    continues: chunkField(call, "willContinue", "a functionCall") === true,
+    continues,
     // The words of `call()` for an id; partialArgs, which `call()` never reads, as their SDK type has them.
-    problem: id !== undefined && id !== null && typeof id !== "string" ? '"id" must be a string' : rawEntries !== undefined && rawEntries !== null && entries === undefined ? '"partialArgs" must be a list' : undefined,
+    problem:
+      id !== undefined && id !== null && typeof id !== "string"
+        ? '"id" must be a string'
+        : rawEntries !== undefined && rawEntries !== null && entries === undefined
+          ? '"partialArgs" must be a list'
+          : streams && holdsArguments(args)
+            ? // Gemini sends a streamed call's arguments as entries only: these would be neither written nor dropped safely.
+              'its "args" hold arguments of a call whose arguments stream as "partialArgs"'
+            : undefined,
   };
+}
+
+/** Whether a part's `args` hold anything: absent, `null` and `{}` hold nothing. */
+function holdsArguments(args: unknown): boolean {
+  if (args === undefined || args === null) return false;
+  return typeof args !== "object" || Reflect.ownKeys(args).length > 0;
 }
 
 /** A `partialArgs` entry's fields, copied (the writer checks each): what is not an object holds none. */

@@ -46,7 +46,9 @@ interface ResponsesCall {
  * cannot be read (not an object, a `type` that is not a string) is reported, never thrown, and
  * reading goes on: each call still open may have lost a piece there, so its end must bring the
  * whole text, of which what streamed is the beginning (the rest is sent then, and it runs);
- * otherwise it fails with a `ProviderFormatError`, as it does when the stream ends first.
+ * otherwise it fails with a `ProviderFormatError`, as it does when the stream ends first. Any call
+ * whose end brings a whole text that does not begin with what streamed fails the same way: what
+ * ran would not be what the response records.
  */
 export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStreamEvent>(
   stream: AsyncIterable<TEvent>,
@@ -172,7 +174,8 @@ export async function* openAIResponsesDeltas<TEvent extends OpenAIResponsesStrea
 
 /**
  * The call's last delta: the rest of its whole text, when the deltas sent only a beginning of it.
- * A call an unreadable event may have cut runs only when the whole text confirms what streamed.
+ * A whole text that does not begin with what streamed fails the call; a call an unreadable event
+ * may have cut runs only when the whole text confirms what streamed.
  */
 function finish(call: ResponsesCall, whole: string | undefined, context: DeltaContext): ToolCallDelta {
   call.done = true;
@@ -182,8 +185,10 @@ function finish(call: ResponsesCall, whole: string | undefined, context: DeltaCo
   // Too large whatever its end says: dispatch refuses it for its size (a piece lost in a cut cannot make it smaller).
   if (call.oversize) return { toolCallId: call.toolCallId, done: true };
   if (call.cut !== undefined && (whole === undefined || !whole.startsWith(streamed))) return lost(call, call.cut, context);
+  // What ran would not be what the response records (and the caller puts back into the conversation).
+  if (whole !== undefined && !whole.startsWith(streamed)) return failingDelta(context, PROVIDER, call.toolCallId, undefined, "the arguments text its end carries differs from the text its deltas streamed");
   const delta: ToolCallDelta = { toolCallId: call.toolCallId, done: true };
-  if (whole !== undefined && whole.length > streamed.length && whole.startsWith(streamed)) delta.argumentsDelta = whole.slice(streamed.length);
+  if (whole !== undefined && whole.length > streamed.length) delta.argumentsDelta = whole.slice(streamed.length);
   return delta;
 }
 
