@@ -341,7 +341,7 @@ export class ToolRateLimitedError extends ToolRegistryError {
 export class ToolUnavailableError extends ToolRegistryError {
   override readonly name = "ToolUnavailableError";
   readonly toolName: string;
-  /** How long until a trial call is let through, in milliseconds (0: a trial is running now). */
+  /** How long until a trial call is let through, in milliseconds (1 while a trial call runs, whose outcome decides). */
   readonly retryAfterMs: number;
 
   constructor(toolName: string, retryAfterMs: number) {

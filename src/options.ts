@@ -25,15 +25,21 @@ export function everyOption<T>() {
 /**
  * Refuses an option nobody reads: a misspelt one (`timeout` for `timeoutMs`) would otherwise be
  * dropped without a word, and the limit it was meant to set never applied. An option set to
- * `undefined` is unset, whatever its name.
+ * `undefined` is unset, whatever its name. Options that are not an object (`5`, a function, a
+ * string, whose characters would read as options named `0`, `1`…) are refused as a whole.
  * @param accepted the options the entry point takes
+ * @param within the option these are the fields of (`"retry"`), for one nested in another
  * @throws TypeError naming the first unknown option and the accepted ones
  */
-export function refuseUnknownOptions(options: object, accepted: readonly string[]): void {
+export function refuseUnknownOptions(options: unknown, accepted: readonly string[], within?: string): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${within ?? "options"} must be an object, got ${describeOption(options)}`);
+  }
   // `for…in` allocates nothing, where `Object.keys` makes an array: a dispatch's options are checked on every call.
   for (const key in options) {
     if (accepted.includes(key) || !Object.hasOwn(options, key) || (options as Record<string, unknown>)[key] === undefined) continue;
-    throw new TypeError(`unknown option ${describeOption(key)}: the options are ${accepted.join(", ")}`);
+    if (within === undefined) throw new TypeError(`unknown option ${describeOption(key)}: the options are ${accepted.join(", ")}`);
+    throw new TypeError(`unknown option ${describeOption(`${within}.${key}`)}: the options of ${within} are ${accepted.join(", ")}`);
   }
 }
 

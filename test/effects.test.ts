@@ -65,6 +65,40 @@ describe("concurrent identical calls", () => {
   });
 });
 
+describe("a call that joins an identical call in flight", () => {
+  /** A read-only tool whose one run lasts until `finish` is called. */
+  function slowRegistry() {
+    let finish!: () => void;
+    let runs = 0;
+    const registry = new ToolRegistry().register(
+      payTool,
+      async () => {
+        runs++;
+        await new Promise<void>((resolve) => (finish = resolve));
+        return "done";
+      },
+      { effects: "read-only" },
+    );
+    return { registry, finish: () => finish(), runs: () => runs };
+  }
+
+  it("ends at its own caller's abort, already heard or heard while it waits, and the run it joined goes on", async () => {
+    const { registry, finish, runs } = slowRegistry();
+    const first = registry.dispatch(call("a"));
+    await vi.waitFor(() => expect(runs()).toBe(1));
+    const aborted = new AbortController();
+    aborted.abort(new Error("user left"));
+    expect(await rejectionOf(registry.dispatch(call("b"), { signal: aborted.signal }))).toMatchObject({ name: "ToolAbortedError", toolCallId: "b" });
+    const later = new AbortController();
+    const waiting = rejectionOf(registry.dispatch(call("c"), { signal: later.signal }));
+    later.abort();
+    expect(await waiting).toMatchObject({ name: "ToolAbortedError", toolCallId: "c" });
+    finish();
+    expect(await first).toBe("done");
+    expect(runs()).toBe(1);
+  });
+});
+
 describe("a read-only tool with cacheTtlMs", () => {
   it("answers a repeat from the cache until the time to live runs out", async () => {
     const { registry, runs } = payRegistry({ effects: "read-only", cacheTtlMs: 80 });

@@ -135,6 +135,17 @@ describe("rateLimit", () => {
     expect(thrownBy(() => new ToolRegistry().register(tool("a"), () => 1, { rateLimit: { limit: 0, intervalMs: 1 } }))).toBeInstanceOf(TypeError);
     expect(thrownBy(() => new ToolRegistry().register(tool("a"), () => 1, { rateLimit: { limit: 1, intervalMs: Infinity } }))).toBeInstanceOf(TypeError);
   });
+
+  it("refuses a field it does not know in rateLimit, circuitBreaker and retry, where a misspelt one left its default in force", () => {
+    const register = (options: object) => () => new ToolRegistry().register(tool("a"), () => 1, { effects: "idempotent", ...options });
+    // `keys` for `key`: one limit for every user instead of one per user.
+    expect(register({ rateLimit: { limit: 1, intervalMs: 1_000, keys: () => "u" } })).toThrow(new TypeError('unknown option "rateLimit.keys": the options of rateLimit are limit, intervalMs, key'));
+    expect(register({ circuitBreaker: { failureThreshold: 1, resetAfterMs: 1, halfOpenAfter: 5 } })).toThrow(
+      new TypeError('unknown option "circuitBreaker.halfOpenAfter": the options of circuitBreaker are failureThreshold, resetAfterMs'),
+    );
+    expect(register({ retry: { retries: 1, minDelay: 1 } })).toThrow(new TypeError('unknown option "retry.minDelay": the options of retry are retries, minDelayMs, maxDelayMs'));
+    expect(register({ retry: { retries: 1, minDelay: undefined } })).not.toThrow();
+  });
 });
 
 describe("circuitBreaker", () => {
@@ -188,6 +199,29 @@ describe("circuitBreaker", () => {
     release();
     await trial;
     expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 4 })))).toMatchObject({ name: "ToolUnavailableError", retryAfterMs: 100 });
+    expect(runs).toBe(2);
+  });
+
+  it("refuses the calls that waited for their turn once the calls before them opened it", async () => {
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      async () => {
+        runs++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new Error("down");
+      },
+      { concurrency: 1, circuitBreaker: { failureThreshold: 2, resetAfterMs: 60_000 } },
+    );
+    const results = await tools.dispatchAll(Array.from({ length: 6 }, (_, n) => toolCall("api", { n })));
+    expect(results.map((result) => result.status === "error" && result.error.name)).toEqual([
+      "ToolExecutionError",
+      "ToolExecutionError",
+      "ToolUnavailableError",
+      "ToolUnavailableError",
+      "ToolUnavailableError",
+      "ToolUnavailableError",
+    ]);
     expect(runs).toBe(2);
   });
 

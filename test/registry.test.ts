@@ -127,6 +127,18 @@ describe("ToolRegistry.dispatch", () => {
     expect(await registry.execute(envelope, inherited)).toMatchObject({ status: "ok", value: "ran" });
   });
 
+  it("refuses options that are not an object as a whole, where a number or a function was read as no options and a string's characters as options named 0, 1…", async () => {
+    const handler = vi.fn(() => "ran");
+    const registry = new ToolRegistry().register(readTool, handler);
+    const call = toolCall("read", { path: "a" });
+    expect(await rejectionOf(registry.dispatch(call, 5 as never))).toEqual(new TypeError("options must be an object, got 5"));
+    expect(await rejectionOf(registry.dispatchAll([call], (() => undefined) as never))).toEqual(new TypeError("options must be an object, got function"));
+    expect(await rejectionOf(registry.approve({ toolCallId: "1", toolName: "read", arguments: {}, fingerprint: "x", requestedAt: "" }, "x" as never))).toEqual(
+      new TypeError('options must be an object, got "x"'),
+    );
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it("checks a dispatch's options in one pass, however many names it inherits or leaves unset", async () => {
     const registry = new ToolRegistry().register(readTool, () => "ran");
     const inherited: Record<string, unknown> = {};

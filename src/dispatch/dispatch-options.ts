@@ -18,6 +18,7 @@ export const DISPATCH_STREAM_OPTIONS = everyOption<DispatchStreamOptions>()([...
  * @throws TypeError naming the option and those `dispatch` takes
  */
 export function refuseUnknownDispatchOptions(options: object): void {
+  if (typeof options !== "object") refuseUnknownOptions(options, DISPATCH_OPTIONS);
   for (const key in options) {
     if (key === "signal" || key === "data" || key === "approval" || key === "allow") continue;
     refuseUnknownOptions(options, DISPATCH_OPTIONS);

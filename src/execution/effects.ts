@@ -32,6 +32,8 @@ export interface Execution {
   run(watcher: LateWatcher | undefined): Promise<unknown>;
   /** The call will not run (it joined another, or its result was reused): what it held for running is given back. */
   skip(): void;
+  /** Waits for the run of an identical call this call joined, until this call's own caller aborts. */
+  join<T>(running: Promise<T>): Promise<T>;
 }
 
 /** How a call's effects are governed: which ledger entries it reads and writes. */
@@ -64,7 +66,7 @@ export class CallLedger {
     if (running !== undefined) {
       this.stats.inFlight++;
       execution.skip();
-      return running.then((shared) => ({ value: shared.value, reused: "in-flight" }));
+      return execution.join(running).then((shared) => ({ value: shared.value, reused: "in-flight" }));
     }
     const own = this.#produce(fingerprint, rule, execution);
     this.#inFlight.set(fingerprint, own);

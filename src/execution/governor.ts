@@ -54,7 +54,8 @@ export interface GovernorServices {
  * The governed path of a call, after the prepare step, in this order: its place in line for the
  * resources it holds (taken at once, so calls keep the order they came in), `before` hooks,
  * approval, deduplication through the ledger, then, for a call that really runs: its rate limit,
- * its circuit breaker, its turn for the resources, the handler (retried if the tool allows), the
+ * its turn for the resources, its circuit breaker (asked before the wait too, so an open circuit
+ * refuses at once), the handler (retried if the tool allows), the
  * output check, `after` hooks, and the cut to `maxResultBytes`. A call whose tool has none of
  * these options, on a registry that sets none, never comes here.
  */
@@ -101,6 +102,7 @@ export class Governor {
     const execution: Execution = {
       run: (watcher) => this.#execute(prepared, call, context, hold, watcher),
       skip: () => hold?.finish(),
+      join: (running) => joined(running, tool.name, toolCallId, call.caller),
     };
     const effects = policy?.effects;
     const shared: SharedResult =
@@ -127,14 +129,15 @@ export class Governor {
       if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
     }
     const breaker = policy?.breaker;
+    if (hold !== undefined && !hold.ticket.held) {
+      // An open circuit refuses at once, rather than after a wait for a turn the call could not use.
+      const refusedFor = breaker?.refusal() ?? 0;
+      if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
+      await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
+    }
+    // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
     const refusedFor = breaker?.admit() ?? 0;
     if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
-    try {
-      if (hold !== undefined) await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
-    } catch (error) {
-      breaker?.released();
-      throw error;
-    }
     const retry = policy?.retry;
     for (let attempt = 0; ; attempt++) {
       let abandoned = false;
@@ -268,6 +271,34 @@ class Hold {
   #releaseIfDone(): void {
     if (this.#finished && this.#running === 0) this.ticket.release();
   }
+}
+
+/**
+ * `running`, the run of an identical call, as the call that joined it waits for it: it ends at
+ * this call's own caller's abort ({@link ToolAbortedError}), even while the run it joined goes on
+ * (that run's own caller governs it). Its time limit needs no timer of its own: the run it joined
+ * started first, under the same tool's limit, which ends that run first.
+ */
+function joined<T>(running: Promise<T>, toolName: string, toolCallId: string, caller: AbortFanOut | undefined): Promise<T> {
+  if (caller === undefined) return running;
+  // An abort already heard fires no listener.
+  if (caller.signal.aborted) {
+    running.catch(() => undefined);
+    return Promise.reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const unsubscribe = caller.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason)));
+    running.then(
+      (value) => {
+        unsubscribe();
+        resolve(value);
+      },
+      (error: unknown) => {
+        unsubscribe();
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The rate limit's key for one call: the scope `key` gives (the whole registry when unset). */

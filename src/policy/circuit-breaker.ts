@@ -25,6 +25,17 @@ export class CircuitBreaker {
   }
 
   /**
+   * What {@link CircuitBreaker.admit} would answer now, without taking the trial: 0 when a call
+   * could run, else how long until a trial may (1 while a trial runs).
+   */
+  refusal(now = performance.now()): number {
+    if (this.#openedAt === undefined) return 0;
+    const waited = now - this.#openedAt;
+    if (waited < this.options.resetAfterMs) return Math.ceil(this.options.resetAfterMs - waited);
+    return this.#trial ? 1 : 0;
+  }
+
+  /**
    * Asks to let one call run: 0 when it may (in the half-open state, as the one trial), else how
    * long until a trial may run, in milliseconds (0 is never returned for a refusal; a refusal
    * while a trial runs says 1).

@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { describeOption, everyOption, milliseconds, oneOf, positiveInteger } from "../options.js";
+import { describeOption, everyOption, milliseconds, oneOf, positiveInteger, refuseUnknownOptions } from "../options.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 import type { Claim } from "./locks.js";
 import { type RateLimit, SlidingWindowLimiter } from "./rate-limit.js";
@@ -158,9 +158,15 @@ function resourceKeys(option: string, value: unknown): string[] {
   return [...new Set(keys)];
 }
 
+/** The fields of `rateLimit`, `circuitBreaker` and `retry`: a misspelt one (`minDelay`) would leave its default in force without a word. */
+const RATE_LIMIT_OPTIONS = everyOption<RateLimit<CallContext>>()(["limit", "intervalMs", "key"]);
+const CIRCUIT_BREAKER_OPTIONS = everyOption<CircuitBreakerOptions>()(["failureThreshold", "resetAfterMs"]);
+const RETRY_OPTIONS = everyOption<RetryOptions>()(["retries", "minDelayMs", "maxDelayMs"]);
+
 function rateLimitOf(value: RateLimit<CallContext> | undefined): ToolPolicy["rateLimit"] {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null) throw new TypeError(`rateLimit must be { limit, intervalMs, key? }, got ${describeOption(value)}`);
+  refuseUnknownOptions(value, RATE_LIMIT_OPTIONS, "rateLimit");
   const limit = positiveInteger("rateLimit.limit", value.limit);
   const intervalMs = milliseconds("rateLimit.intervalMs", value.intervalMs);
   if (intervalMs === undefined || intervalMs === Infinity) throw new TypeError(`rateLimit.intervalMs must be a finite number of milliseconds, got ${describeOption(value.intervalMs)}`);
@@ -170,6 +176,7 @@ function rateLimitOf(value: RateLimit<CallContext> | undefined): ToolPolicy["rat
 
 function breakerOptions(value: CircuitBreakerOptions): CircuitBreakerOptions {
   if (typeof value !== "object" || value === null) throw new TypeError(`circuitBreaker must be { failureThreshold, resetAfterMs }, got ${describeOption(value)}`);
+  refuseUnknownOptions(value, CIRCUIT_BREAKER_OPTIONS, "circuitBreaker");
   const failureThreshold = positiveInteger("circuitBreaker.failureThreshold", value.failureThreshold);
   const resetAfterMs = milliseconds("circuitBreaker.resetAfterMs", value.resetAfterMs);
   if (resetAfterMs === undefined || resetAfterMs === Infinity) throw new TypeError(`circuitBreaker.resetAfterMs must be a finite number of milliseconds, got ${describeOption(value.resetAfterMs)}`);
@@ -182,6 +189,7 @@ function retryOf(value: RetryOptions | undefined, effects: ToolEffects | undefin
     throw new TypeError(`retry needs effects "read-only" or "idempotent": a tool that is not safe to repeat is never retried, got effects ${describeOption(effects)}`);
   }
   if (typeof value !== "object" || value === null) throw new TypeError(`retry must be { retries, minDelayMs?, maxDelayMs? }, got ${describeOption(value)}`);
+  refuseUnknownOptions(value, RETRY_OPTIONS, "retry");
   const retries = value.retries === 0 ? 0 : positiveInteger("retry.retries", value.retries);
   const minDelayMs = value.minDelayMs === undefined ? 100 : nonNegative("retry.minDelayMs", value.minDelayMs);
   const maxDelayMs = value.maxDelayMs === undefined ? Math.max(5_000, minDelayMs) : nonNegative("retry.maxDelayMs", value.maxDelayMs);
