@@ -48,16 +48,21 @@ describe("concurrent identical calls", () => {
 
   it("share a failure too, and a later call runs again", async () => {
     let runs = 0;
+    let fail!: () => void;
     const registry = new ToolRegistry().register(
       payTool,
       async () => {
-        runs++;
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // The first run fails when the test says; later ones at once.
+        if (++runs === 1) await new Promise<void>((resolve) => (fail = resolve));
         throw new Error("bank offline");
       },
       { effects: "idempotent" },
     );
-    const results = await registry.dispatchAll([call("a"), call("b")]);
+    const settling = registry.dispatchAll([call("a"), call("b")]);
+    // Each call's fingerprint is hashed off the main thread: the run fails only once the second call joined it.
+    await vi.waitFor(() => expect(registry.ledgerStats().inFlight).toBe(1));
+    fail();
+    const results = await settling;
     expect(results.map((result) => result.status)).toEqual(["error", "error"]);
     expect(runs).toBe(1);
     await registry.dispatchAll([call("c")]);
