@@ -13,7 +13,8 @@ function payRegistry(options: RegisterOptions = {}, registryOptions: Constructor
     payTool,
     async (args) => {
       runs.push(args);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Long enough for identical calls started with it to join it, on a loaded machine too (each fingerprint is hashed off the main thread).
+      await new Promise((resolve) => setTimeout(resolve, 50));
       return { paid: args.amount, run: runs.length };
     },
     options,
