@@ -262,6 +262,17 @@ describe("approval options", () => {
     expect(await rejectionOf(registry.approve(await requestOf(registry), { expiresInMs: Infinity }))).toBeInstanceOf(TypeError);
   });
 
+  it("never issues a token its own check would refuse as tampered: one that would be too long is refused at approve", async () => {
+    const { registry, runs } = payRegistry();
+    const request = await requestOf(registry);
+    const error = await rejectionOf(registry.approve(request, { approvedBy: "u".repeat(3_000) }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^the approval token would be \d+ characters, over the 4096 a token may have: shorten approvedBy/);
+    const token = await registry.approve(request, { approvedBy: "u".repeat(1_000) });
+    expect(await registry.dispatch(call(), { approval: token })).toBe("paid 10");
+    expect(runs).toHaveLength(1);
+  });
+
   it("refuses an option approve or deny does not know: a misspelt lifetime never leaves a token the default one", async () => {
     const { registry } = payRegistry();
     const request = await requestOf(registry);

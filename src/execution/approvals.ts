@@ -77,7 +77,11 @@ export class ApprovalSigner {
     return (this.#key ??= importedKey(randomBytes(RANDOM_SECRET_BYTES)));
   }
 
-  /** A token for `request`, valid for `expiresInMs` from now. */
+  /**
+   * A token for `request`, valid for `expiresInMs` from now.
+   * @throws TypeError when the token would be longer than a token may be (a long `approvedBy` or call
+   * id): its own check would refuse it as tampered
+   */
   async token(request: ApprovalRequest, expiresInMs: number, approvedBy: string | undefined, now = Date.now()): Promise<string> {
     const claims: ApprovalClaims = {
       toolCallId: request.toolCallId,
@@ -88,7 +92,11 @@ export class ApprovalSigner {
       ...(approvedBy === undefined ? {} : { approvedBy }),
     };
     const body = textToBase64Url(JSON.stringify(claims));
-    return `${body}.${toBase64Url(await sign(await this.#signingKey(), body))}`;
+    const token = `${body}.${toBase64Url(await sign(await this.#signingKey(), body))}`;
+    if (token.length > MAX_TOKEN_LENGTH) {
+      throw new TypeError(`the approval token would be ${token.length} characters, over the ${MAX_TOKEN_LENGTH} a token may have: shorten approvedBy (or the call id)`);
+    }
+    return token;
   }
 
   /**

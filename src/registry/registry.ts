@@ -501,7 +501,7 @@ export class ToolRegistry {
    * browser and a restart; its arguments must still have its fingerprint.
    * @returns the token: a string, safe to store and send (it holds no secret; it is signed)
    * @throws ToolApprovalError `"mismatch"` when the request's arguments do not have its fingerprint (it was altered)
-   * @throws TypeError for a request that is not one, or a bad option
+   * @throws TypeError for a request that is not one, a bad option, or an `approvedBy` (or call id) so long the token would pass 4,096 characters
    */
   async approve(request: ApprovalRequest, options: ApproveOptions = {}): Promise<string> {
     const checked = checkApprovalRequest(request);
