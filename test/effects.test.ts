@@ -262,12 +262,44 @@ describe("the ledger option", () => {
 });
 
 describe("MemoryLedger", () => {
-  it("keeps at most max entries, dropping the least recently used first", async () => {
+  it("keeps at most max memoized results, dropping the least recently used first", async () => {
     const ledger = new MemoryLedger({ max: 2 });
-    await ledger.set("a", 1, { ttlMs: 60_000 });
-    await ledger.set("b", 2, { ttlMs: 60_000 });
+    const evictable = { ttlMs: 60_000, evictable: true };
+    await ledger.set("a", 1, evictable);
+    await ledger.set("b", 2, evictable);
     expect(await ledger.get("a")).toBe(1);
-    await ledger.set("c", 3, { ttlMs: 60_000 });
+    await ledger.set("c", 3, evictable);
     expect([await ledger.get("a"), await ledger.get("b"), await ledger.get("c")]).toEqual([1, undefined, 3]);
+  });
+
+  it("never drops an entry that must be kept for room: past max a new one is refused until some expire", async () => {
+    const ledger = new MemoryLedger({ max: 2 });
+    await ledger.set("once:a", 1, { ttlMs: 30 });
+    expect(await ledger.add("approval:b", 2, { ttlMs: 60_000 })).toBe(true);
+    // Memoized results have room of their own, and never push a kept entry out.
+    for (let n = 0; n < 10; n++) await ledger.set(`cache:${n}`, n, { ttlMs: 60_000, evictable: true });
+    await expect(ledger.add("approval:c", 3, { ttlMs: 60_000 })).rejects.toThrow(/^MemoryLedger is full: it holds 2 entries that must be kept/);
+    await ledger.set("once:a", 4, { ttlMs: 30 });
+    expect([await ledger.get("once:a"), await ledger.get("approval:b")]).toEqual([4, 2]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await ledger.add("approval:c", 3, { ttlMs: 60_000 })).toBe(true);
+  });
+
+  it("keeps a used approval and a once record however many memoized results a model's calls make", async () => {
+    let pays = 0;
+    const registry = new ToolRegistry({ ledger: new MemoryLedger({ max: 3 }), approvalSecret: "a secret of at least thirty-two bytes!!" })
+      .register(payTool, () => ++pays, { needsApproval: true })
+      .register({ name: "charge", description: "Charge once", parameters: payParameters }, () => ++pays, { effects: "once" })
+      .register({ name: "lookup", description: "Look up", parameters: Type.Object({ q: Type.String() }) }, ({ q }) => q, { effects: "read-only", cacheTtlMs: 60_000 });
+    const payCall = call("p");
+    const request = ((await rejectionOf(registry.dispatch(payCall))) as { request: Parameters<ToolRegistry["approve"]>[0] }).request;
+    const token = await registry.approve(request);
+    expect(await registry.dispatch(payCall, { approval: token })).toBe(1);
+    expect(await registry.dispatch(toolCall("charge", { invoice: "inv_1", amount: 10 }, "c1"))).toBe(2);
+    for (let n = 0; n < 20; n++) await registry.dispatch(toolCall("lookup", { q: `k${n}` }, `l${n}`));
+    expect(await rejectionOf(registry.dispatch(payCall, { approval: token }))).toMatchObject({ name: "ToolApprovalError", reason: "used" });
+    const [replayed] = await registry.dispatchAll([toolCall("charge", { invoice: "inv_1", amount: 10 }, "c2")]);
+    expect(replayed).toMatchObject({ status: "ok", reused: "ledger", value: 2 });
+    expect(pays).toBe(2);
   });
 });

@@ -92,7 +92,7 @@ export class CallLedger {
     const value = await execution.run(undefined);
     const result = recordable(value);
     if (rule.cacheTtlMs !== undefined && result !== NOT_JSON) {
-      await this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs! }));
+      await this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs!, evictable: true }));
     }
     return { value, reused: undefined };
   }
