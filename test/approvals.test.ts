@@ -127,6 +127,32 @@ describe("an approval token", () => {
     expect(runs).toHaveLength(1);
   });
 
+  it("is used up only by a run: a call refused or aborted before its handler ran leaves it good", async () => {
+    let release!: () => void;
+    const runs: string[] = [];
+    const registry = new ToolRegistry({ approvalSecret: SECRET }).register(
+      payTool,
+      async (args, { toolCallId }) => {
+        runs.push(toolCallId);
+        if (toolCallId === "first") await new Promise<void>((resolve) => (release = resolve));
+        return `paid ${args.amount}`;
+      },
+      { needsApproval: true, concurrency: 1 },
+    );
+    const first = registry.dispatch(call("first"), { approval: await registry.approve(await requestOf(registry, "first")) });
+    await vi.waitFor(() => expect(runs).toEqual(["first"]));
+    const token = await registry.approve(await requestOf(registry, "second"));
+    const controller = new AbortController();
+    const waiting = rejectionOf(registry.dispatch(call("second"), { approval: token, signal: controller.signal }));
+    controller.abort();
+    expect(await waiting).toMatchObject({ name: "ToolAbortedError", started: false });
+    release();
+    await first;
+    expect(await registry.dispatch(call("second"), { approval: token })).toBe("paid 10");
+    expect(await rejectionOf(registry.dispatch(call("second"), { approval: token }))).toMatchObject({ name: "ToolApprovalError", reason: "used" });
+    expect(runs).toEqual(["first", "second"]);
+  });
+
   it("is used once even when two calls carry it at the same time", async () => {
     const { registry, runs } = payRegistry();
     const token = await registry.approve(await requestOf(registry));

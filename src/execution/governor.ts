@@ -10,7 +10,7 @@ import { fitResult } from "../results/truncate.js";
 import { hookDeniedMessage } from "../text/denied.js";
 import type { ReuseKind } from "../types.js";
 import type { CompiledValidator } from "../validation/cache.js";
-import type { ApprovalRequest, ApprovalSigner } from "./approvals.js";
+import type { ApprovalClaims, ApprovalRequest, ApprovalSigner } from "./approvals.js";
 import type { CallLedger, Execution, SharedResult } from "./effects.js";
 import { callFingerprint } from "./fingerprint.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
@@ -95,12 +95,14 @@ export class Governor {
     const args = prepared.args;
     let fingerprint: Promise<string> | undefined;
     const fingerprintOf = (): Promise<string> => (fingerprint ??= callFingerprint(tool.name, args));
-    if (call.approval !== undefined) await this.#verifyApproval(call, await fingerprintOf());
+    // A token is checked now, and used up only when the handler is about to run (see #execute).
+    let approval: ApprovalClaims | undefined;
+    if (call.approval !== undefined) approval = await this.#verifyApproval(call, await fingerprintOf());
     else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
       return { kind: "approval", request: approvalRequest(prepared, await fingerprintOf()) };
     }
     const execution: Execution = {
-      run: (watcher) => this.#execute(prepared, call, context, hold, watcher),
+      run: (watcher) => this.#execute(prepared, call, context, hold, watcher, approval),
       skip: () => hold?.finish(),
       join: (running) => joined(running, tool.name, toolCallId, call.caller),
     };
@@ -120,7 +122,7 @@ export class Governor {
    * Runs the handler of a call that must really run: rate limit, circuit breaker, its turn for
    * its resources, then the handler, retried after an execution failure if the tool allows.
    */
-  async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined): Promise<unknown> {
+  async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined, approval: ApprovalClaims | undefined): Promise<unknown> {
     const { tool, toolCallId } = prepared;
     const policy = tool.policy;
     const rateLimit = policy?.rateLimit;
@@ -138,6 +140,14 @@ export class Governor {
     // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
     const refusedFor = breaker?.admit() ?? 0;
     if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
+    if (approval !== undefined) {
+      try {
+        await this.#useApproval(tool.name, approval);
+      } catch (error) {
+        breaker?.released();
+        throw error;
+      }
+    }
     const retry = policy?.retry;
     for (let attempt = 0; ; attempt++) {
       let abandoned = false;
@@ -173,21 +183,32 @@ export class Governor {
   }
 
   /**
-   * Lets the call run only on a token this registry signed, unexpired, for this call id, tool and
-   * fingerprint, and never used before (its nonce is then marked used in the ledger until it expires).
+   * The claims of the call's token, when this registry signed it, it is unexpired, and it is for
+   * this call id, tool and fingerprint. It is used up later, by {@link Governor.#useApproval}.
    * @throws ToolApprovalError with its reason
-   * @throws ToolLedgerError when the ledger cannot say whether the token was used
    */
-  async #verifyApproval(call: GovernedCall, fingerprint: string): Promise<void> {
+  async #verifyApproval(call: GovernedCall, fingerprint: string): Promise<ApprovalClaims> {
     const { tool, toolCallId } = call.prepared;
     const claims = await this.services.signer.claims(call.approval, tool.name);
-    const now = Date.now();
-    if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
+    if (claims.expiresAt <= Date.now()) throw new ToolApprovalError(tool.name, "expired");
     if (claims.toolCallId !== toolCallId || claims.toolName !== tool.name || claims.fingerprint !== fingerprint) {
       throw new ToolApprovalError(tool.name, "mismatch");
     }
-    if (!(await this.services.ledger.markUsed(tool.name, `approval:${claims.nonce}`, claims.expiresAt - now))) {
-      throw new ToolApprovalError(tool.name, "used");
+    return claims;
+  }
+
+  /**
+   * Uses up a verified token as its handler is about to run (after the rate limit, the wait for its
+   * turn and the circuit breaker, so that a call refused or aborted before it ran leaves the token
+   * good): its nonce is marked used in the ledger until the token expires, once.
+   * @throws ToolApprovalError `"used"` when it was used before, `"expired"` when it expired while the call waited
+   * @throws ToolLedgerError when the ledger cannot say whether the token was used
+   */
+  async #useApproval(toolName: string, claims: ApprovalClaims): Promise<void> {
+    const now = Date.now();
+    if (claims.expiresAt <= now) throw new ToolApprovalError(toolName, "expired");
+    if (!(await this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, claims.expiresAt - now))) {
+      throw new ToolApprovalError(toolName, "used");
     }
   }
 }
