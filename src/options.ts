@@ -53,8 +53,8 @@ export function positiveInteger(option: string, value: unknown, orInfinity = fal
   throw new TypeError(`${option} must be a positive integer${orInfinity ? " or Infinity" : ""}, got ${describeOption(value)}`);
 }
 
-/** The longest time `setTimeout` honours, in milliseconds. */
-const MAX_TIMER_MS = 2_147_483_647;
+/** The longest time `setTimeout` honours, in milliseconds (it takes a longer one as 1 ms). */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A time limit in milliseconds: `undefined` when unset, `Infinity` for none.

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   isToolContent,
   ToolAbortedError,
@@ -9,10 +9,11 @@ import {
   ToolDefinitionError,
   ToolExecutionError,
   ToolRegistry,
+  ToolTimeoutError,
   Type,
   type ToolContent,
 } from "../src/index.js";
-import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools } from "../src/mcp/index.js";
+import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools, type McpToolClient } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { connectRaw } from "./fixtures-mcp/raw-server.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
@@ -383,6 +384,58 @@ describe("registerMcpTools", () => {
     await expect(registerMcpTools(new ToolRegistry(), client, { prefix: 1 as never })).rejects.toThrow(TypeError);
     await expect(registerMcpTools({} as ToolRegistry, client)).rejects.toThrow(TypeError);
   });
+});
+
+/** A remote tool that never answers and notes when its call is cancelled, and a client connected to it (its `request` left out with `withRequest: false`). */
+async function neverAnswering(withRequest = true): Promise<{ client: McpToolClient; cancelled: () => boolean }> {
+  const remoteRegistry = new ToolRegistry();
+  let cancelled = false;
+  remoteRegistry.register({ name: "slow", description: "", parameters: Type.Object({}) }, (_args, { signal }) => {
+    signal.addEventListener("abort", () => (cancelled = true));
+    return new Promise(() => {});
+  });
+  const client = await connectInMemory(createMcpServer(remoteRegistry, { name: "s", version: "1" }));
+  const used: McpToolClient = withRequest ? client : { listTools: client.listTools.bind(client), callTool: client.callTool.bind(client) };
+  return { client: used, cancelled: () => cancelled };
+}
+
+describe("registerMcpTools time limits", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  for (const withRequest of [true, false]) {
+    const through = withRequest ? "client.request" : "client.callTool";
+    it(`ends a proxied call at its timeoutMs of 120 s as a ToolTimeoutError that cancels the request, not at the SDK's 60 s (through ${through})`, async () => {
+      const { client, cancelled } = await neverAnswering(withRequest);
+      const registry = new ToolRegistry({ cacheKey: "content" });
+      await registerMcpTools(registry, client, { timeoutMs: 120_000 });
+      vi.useFakeTimers();
+      const outcome = rejectionOf(registry.dispatch(toolCall("slow", {})));
+      await vi.advanceTimersByTimeAsync(120_000);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(ToolTimeoutError);
+      expect((error as ToolTimeoutError).timeoutMs).toBe(120_000);
+      vi.useRealTimers();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(cancelled()).toBe(true);
+    });
+
+    it(`puts no time limit of its own on a proxied call when neither it nor the registry has one (through ${through})`, async () => {
+      const { client } = await neverAnswering(withRequest);
+      const registry = new ToolRegistry({ cacheKey: "content" });
+      await registerMcpTools(registry, client);
+      vi.useFakeTimers();
+      const controller = new AbortController();
+      const outcome = rejectionOf(registry.dispatch(toolCall("slow", {}), { signal: controller.signal }));
+      let settled = false;
+      void outcome.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(settled).toBe(false);
+      controller.abort();
+      expect(await outcome).toBeInstanceOf(ToolAbortedError);
+    });
+  }
 });
 
 /** A low-level SDK server that pages its tools, `pageSize` per page, with cursors from `cursorOf`. */

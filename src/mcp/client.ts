@@ -4,7 +4,7 @@ import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject, isRecord } from "../objects.js";
-import { checkRegistry, everyOption, positiveInteger, refuseUnknownOptions } from "../options.js";
+import { checkRegistry, everyOption, MAX_TIMER_MS, positiveInteger, refuseUnknownOptions } from "../options.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
@@ -18,8 +18,8 @@ import { remoteToolContent } from "./remote-content.js";
  * its validator cannot compile) and drops `__proto__` keys from schemas, and its `callTool` throws
  * for a result that does not match or holds a content item of a newer kind, which would hide that
  * the tool ran. (The SDK still reads each message's envelope: an answer whose `_meta` it refuses is
- * dropped, and the request ends at its time limit.) Without `request`, `listTools` and `callTool`
- * are used.
+ * dropped.) Without `request`, `listTools` and `callTool` are used. Either way, a proxied call is
+ * sent with no SDK time limit of its own: the registry's `timeoutMs` ends it.
  */
 export type McpToolClient = Pick<Client, "listTools" | "callTool"> & Partial<Pick<Client, "request">>;
 
@@ -32,7 +32,11 @@ export interface RegisterMcpToolsOptions {
    * @default ""
    */
   prefix?: string;
-  /** Time limit of each proxied call, in milliseconds (the registry's `timeoutMs` when unset). */
+  /**
+   * Time limit of each proxied call, in milliseconds (the registry's `timeoutMs` when unset): the
+   * only one, since the SDK's own 60 s limit is lifted for proxied calls. A call past it fails with
+   * a `ToolTimeoutError` and its request is cancelled (`notifications/cancelled`).
+   */
   timeoutMs?: number;
   /** Aborts this first listing (a `refresh()` takes a signal of its own); nothing is registered then. */
   signal?: AbortSignal;
@@ -332,6 +336,13 @@ function malformedTool(name: string, prefix: string, problem: string): McpSkippe
   return { name, reason: error.message, error };
 }
 
+/**
+ * The SDK's time limit of a proxied call: the longest a timer takes, so that the registry's own
+ * limit (`timeoutMs`, which aborts `signal` and so cancels the request) is the one that ends it, as
+ * a `ToolTimeoutError`. Left unset, the SDK ends every call after 60 s, whatever `timeoutMs` says.
+ */
+const UNLIMITED_REQUEST_MS = MAX_TIMER_MS;
+
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
   const parameters = sameOrNew(previous?.definition.parameters, tool.inputSchema);
@@ -341,10 +352,11 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
     const params = { name: remoteName, arguments: args as Record<string, unknown> };
+    const requestOptions = { signal, timeout: UNLIMITED_REQUEST_MS };
     const result: unknown =
       client.request === undefined
-        ? await client.callTool(params, undefined, { signal })
-        : await client.request({ method: "tools/call", params }, ResultSchema, { signal });
+        ? await client.callTool(params, undefined, requestOptions)
+        : await client.request({ method: "tools/call", params }, ResultSchema, requestOptions);
     return resultValue(name, result);
   };
   return { remoteName, definition, handler, registerOptions };
