@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallToolResult, CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent } from "../src/index.js";
+import { failureContent, isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent } from "../src/index.js";
 import { createMcpServer, registerMcpTools } from "../src/mcp/index.js";
 import { anthropic } from "../src/providers/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
@@ -80,6 +80,67 @@ describe("createMcpServer with output schemas and rich results", () => {
     expect(parse).not.toHaveBeenCalled();
     expect((await client.callTool({ name: "dated", arguments: {} })).structuredContent).toEqual({ at: "1970-01-01T00:00:00.000Z" });
     expect(parse).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** The text of a result's text items, joined. */
+const textOf = (result: CallToolResult): string => result.content.map((item) => (item.type === "text" ? item.text : "")).join("");
+
+describe("createMcpServer sends as structuredContent only what matches the outputSchema", () => {
+  /** A client that has listed the tools, so the SDK checks each structuredContent against its tool's outputSchema itself. */
+  async function servedWith(setUp: (registry: ToolRegistry) => void): Promise<Client> {
+    const registry = new ToolRegistry();
+    setUp(registry);
+    const client = await connectInMemory(createMcpServer(registry, { name: "s", version: "1" }));
+    await client.listTools();
+    return client;
+  }
+
+  it("answers a value whose toJSON turns a checked result into one that does not match with isError saying the tool ran, never the sent value", async () => {
+    const client = await servedWith((registry) => {
+      registry.register({ name: "price", description: "", parameters: Type.Object({}), outputSchema: Type.Object({ n: Type.Number() }) }, () => ({ n: 1, toJSON: () => ({ n: "not a number" }) }));
+    });
+    const result = (await client.callTool({ name: "price", arguments: {} })) as CallToolResult;
+    expect(result).toEqual({ content: [{ type: "text", text: expect.any(String) }], isError: true });
+    expect(textOf(result)).toBe(failureContent(new ToolResultValidationError("price", "x", ["/n: must be number"])));
+    expect(textOf(result)).not.toContain("not a number");
+  });
+
+  it("answers a Date returned for an object outputSchema (sent as a string, so as no structuredContent) with isError saying the tool ran", async () => {
+    const client = await servedWith((registry) => {
+      registry.register({ name: "when", description: "", parameters: Type.Object({}), outputSchema: Type.Object({}, { additionalProperties: true }) }, () => new Date(0));
+    });
+    const result = (await client.callTool({ name: "when", arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Tool "when" ran, but its result did not match its declared output');
+    expect(textOf(result)).not.toContain("1970");
+  });
+
+  it("answers a toolContent result whose structuredContent's toJSON does not match with isError", async () => {
+    const client = await servedWith((registry) => {
+      registry.register({ name: "shot", description: "", parameters: Type.Object({}), outputSchema: size }, () =>
+        toolContent([{ type: "image", data: PNG, mimeType: "image/png" }], { structuredContent: { width: 1, height: 1, toJSON: () => ({ width: "wide" }) } as never }),
+      );
+    });
+    const result = (await client.callTool({ name: "shot", arguments: {} })) as CallToolResult;
+    expect(result).not.toHaveProperty("structuredContent");
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Tool "shot" ran, but its result did not match its declared output');
+  });
+
+  it("sends a result that is not plain JSON data as its JSON read back when that matches too (an undefined property, a class instance)", async () => {
+    class Size {
+      constructor(
+        readonly width: number,
+        readonly height: number,
+      ) {}
+    }
+    const client = await servedWith((registry) => {
+      registry.register({ name: "loose", description: "", parameters: Type.Object({}), outputSchema: size }, () => ({ width: 2, height: 3, note: undefined }));
+      registry.register({ name: "instance", description: "", parameters: Type.Object({}), outputSchema: size }, () => new Size(4, 5));
+    });
+    expect(await client.callTool({ name: "loose", arguments: {} })).toEqual({ content: [{ type: "text", text: '{"width":2,"height":3}' }], structuredContent: { width: 2, height: 3 } });
+    expect(await client.callTool({ name: "instance", arguments: {} })).toEqual({ content: [{ type: "text", text: '{"width":4,"height":5}' }], structuredContent: { width: 4, height: 5 } });
   });
 });
 

@@ -8,10 +8,13 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { TSchema } from "typebox";
 import { UnknownToolError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
 import { isToolContent, type ToolContent } from "../results/content.js";
 import { modelItems } from "../results/model-items.js";
+import { checkOutput } from "../results/output.js";
+import { ValidatorCache } from "../validation/cache.js";
 import { isJsonData } from "./json-data.js";
 import { plainObjectSchema } from "../schema/plain.js";
 import { notJsonMessage, valueText } from "../text/result-text.js";
@@ -36,8 +39,10 @@ import type { ToolDefinition } from "../types.js";
  * - A string the handler returns is one text item; any other value is one
  *   text item with its JSON, plus `structuredContent` when it is a plain object
  *   (or, for a tool with an `outputSchema`, when its JSON is an object): the
- *   value the registry checked against that schema. A result that does not
- *   match the tool's `outputSchema` is `isError: true`, with text saying that the tool ran.
+ *   value the registry checked against that schema (a value that is not plain
+ *   JSON data is sent as its JSON read back, which is then checked as well). A
+ *   result that does not match the tool's `outputSchema` is `isError: true`,
+ *   with text saying that the tool ran.
  * - A `toolContent` result's items are sent as they are (images and audio as
  *   base64, resources embedded), followed by the JSON text of its
  *   `structuredContent` unless an item already holds it, as MCP recommends for
@@ -79,7 +84,7 @@ export function createMcpServer(registry: ToolRegistry, info: Implementation, op
       if (error instanceof UnknownToolError) throw unknownTool(error);
       return { content: [{ type: "text", text: failureContent(error) }], isError: true };
     }
-    return successResult(name, value, registry.get(name)?.outputSchema !== undefined);
+    return successResult(name, String(extra.requestId), value, registry.get(name)?.outputSchema);
   });
   return server;
 }
@@ -133,23 +138,53 @@ function plainSchema(toolName: string, schema: object): ListedTool["inputSchema"
   return plain.schema as ListedTool["inputSchema"];
 }
 
-function successResult(name: string, value: unknown, hasOutputSchema: boolean): CallToolResult {
-  if (isToolContent(value)) return contentResult(value);
+/**
+ * The result of a call that succeeded. For a tool with an `outputSchema`, the registry checked the
+ * handler's value; when that value is not what is sent (an object that is not plain JSON data is
+ * sent as its JSON read back), what is sent is checked as well: a `toJSON` or a `Date` must not
+ * slip past the check.
+ */
+function successResult(name: string, toolCallId: string, value: unknown, outputSchema: TSchema | undefined): CallToolResult {
+  if (isToolContent(value)) return contentResult(name, toolCallId, value, outputSchema);
   const text = valueText(value);
   if (text === undefined) return { content: [{ type: "text", text: notJsonMessage(name, value) }], isError: true };
   const result: CallToolResult = { content: [{ type: "text", text }] };
-  const structured = isPlainObject(value) || hasOutputSchema ? structuredOf(value, text) : undefined;
+  const structured = isPlainObject(value) || outputSchema !== undefined ? structuredOf(value, text) : undefined;
+  const mismatch = outputSchema === undefined ? undefined : sentMismatch(name, toolCallId, outputSchema, value, structured);
+  if (mismatch !== undefined) return mismatch;
   if (structured !== undefined) result.structuredContent = structured;
   return result;
 }
 
 /** A `toolContent` result: its items as they are (MCP's own shapes), then its structured value. */
-function contentResult(value: ToolContent): CallToolResult {
+function contentResult(name: string, toolCallId: string, value: ToolContent, outputSchema: TSchema | undefined): CallToolResult {
   const result: CallToolResult = { content: [...modelItems(value)] };
   if (!("structuredContent" in value)) return result;
   const structured = structuredOf(value.structuredContent, valueText(value.structuredContent));
+  const mismatch = outputSchema === undefined ? undefined : sentMismatch(name, toolCallId, outputSchema, value.structuredContent, structured);
+  if (mismatch !== undefined) return mismatch;
   if (structured !== undefined) result.structuredContent = structured;
   return result;
+}
+
+/** Output validators for what is sent in place of a checked value (rare: a checked value is sent as it is when it can be). */
+const sentValidators = new ValidatorCache();
+
+/**
+ * The `isError` result for a checked object whose `structuredContent` as sent is another value
+ * (its JSON read back, or none) that does not match the output schema: the registry's text for a
+ * `ToolResultValidationError`, which says that the tool ran. `undefined` when what is sent is
+ * what was checked, or matches too.
+ */
+function sentMismatch(name: string, toolCallId: string, outputSchema: TSchema, checked: unknown, sent: unknown): CallToolResult | undefined {
+  // Only an object passes an object outputSchema, but a result cut to `maxResultBytes` is text: sent as it was.
+  if (sent === checked || typeof checked !== "object" || checked === null) return undefined;
+  try {
+    checkOutput(name, toolCallId, sentValidators.get(name, outputSchema, "outputSchema"), sent);
+    return undefined;
+  } catch (error) {
+    return { content: [{ type: "text", text: failureContent(error) }], isError: true };
+  }
 }
 
 /**
