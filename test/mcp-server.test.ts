@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { failureContent, ToolRegistry, Type } from "../src/index.js";
+import { failureContent, ToolDefinitionError, ToolRegistry, Type } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/index.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { rejectionOf } from "./support/fixtures.js";
@@ -45,6 +45,41 @@ describe("createMcpServer: tools/list", () => {
     registry.register({ name: "write", description: "Write", parameters: Type.Object({ path: Type.String() }) }, () => "ok");
     registry.unregister("fail");
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["read", "stat", "write"]);
+  });
+});
+
+describe("createMcpServer: a tool that cannot be listed", () => {
+  /** A registry holding tools whose parameters or outputSchema hold a BigInt (no JSON form), served to a client; what the server reported to `onerror`. */
+  async function servedWithUnlistable(): Promise<{ client: Client; reported: Error[]; runs: string[] }> {
+    const registry = new ToolRegistry();
+    const runs: string[] = [];
+    registry.register({ name: "good", description: "", parameters: Type.Object({}) }, () => "fine");
+    registry.register({ name: "bad_input", description: "", parameters: Type.Object({ a: Type.Number({ default: 10n as never }) }) }, () => (runs.push("bad_input"), 1));
+    registry.register({ name: "bad_output", description: "", parameters: Type.Object({}), outputSchema: Type.Object({ a: Type.Number({ examples: [1n as never] }) }) }, () => (runs.push("bad_output"), { a: 1 }));
+    const server = createMcpServer(registry, { name: "s", version: "1" });
+    const reported: Error[] = [];
+    server.onerror = (error) => reported.push(error);
+    return { client: await connectInMemory(server), reported, runs };
+  }
+
+  it("leaves it out of tools/list, so the other tools stay listed, and reports each to the server's onerror as a ToolDefinitionError", async () => {
+    const { client, reported } = await servedWithUnlistable();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["good"]);
+    expect(reported).toHaveLength(2);
+    expect(reported.every((error) => error instanceof ToolDefinitionError)).toBe(true);
+    expect(reported.map((error) => error.message)).toEqual([
+      'Invalid definition for tool "bad_input": its parameters schema is invalid at /: the schema is not plain JSON (it holds a BigInt or a throwing toJSON)',
+      'Invalid definition for tool "bad_output": its outputSchema is invalid at /: the schema is not plain JSON (it holds a BigInt or a throwing toJSON)',
+    ]);
+  });
+
+  it("answers a call to it with isError, as for a broken definition, without running its handler", async () => {
+    const { client, runs } = await servedWithUnlistable();
+    for (const name of ["bad_input", "bad_output"]) {
+      expect(await client.callTool({ name, arguments: { a: 1 } })).toEqual({ content: [{ type: "text", text: `Tool "${name}" is unavailable because its definition is invalid.` }], isError: true });
+    }
+    expect(runs).toEqual([]);
+    expect(await client.callTool({ name: "good", arguments: {} })).toEqual({ content: [{ type: "text", text: "fine" }] });
   });
 });
 

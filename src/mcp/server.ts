@@ -9,7 +9,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
-import { UnknownToolError } from "../errors.js";
+import { ToolDefinitionError, UnknownToolError } from "../errors.js";
 import { isPlainObject } from "../objects.js";
 import { isToolContent, type ToolContent } from "../results/content.js";
 import { modelItems } from "../results/model-items.js";
@@ -20,7 +20,6 @@ import { plainObjectSchema } from "../schema/plain.js";
 import { notJsonMessage, valueText } from "../text/result-text.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { failureContent } from "../text/results.js";
-import { describeName } from "../text/describe.js";
 import type { ToolDefinition } from "../types.js";
 
 /**
@@ -30,7 +29,10 @@ import type { ToolDefinition } from "../types.js";
  * - `tools/list` lists the registry's tools as they are at that moment, each
  *   with `inputSchema` set to its schema as plain JSON (TypeBox's symbol keys
  *   dropped; `type: "object"` added to a root without a type), and
- *   `outputSchema` likewise for a tool that has one.
+ *   `outputSchema` likewise for a tool that has one. A tool whose schema has
+ *   no plain JSON form (a BigInt in an annotation) is left out, and reported as
+ *   a `ToolDefinitionError` to the server's `onerror`; a call to it is answered
+ *   with `isError: true`, as for a broken definition.
  * - `tools/call` runs the call through `registry.dispatch`, so the arguments
  *   are copied and checked strictly. Invalid arguments, a failing handler, a
  *   timeout or a broken definition give a result with `isError: true` and the
@@ -72,9 +74,22 @@ export function createMcpServer(registry: ToolRegistry, info: Implementation, op
     capabilities: { ...options.capabilities, tools: { ...options.capabilities?.tools, listChanged: true } },
     debouncedNotificationMethods: [...(options.debouncedNotificationMethods ?? []), TOOL_LIST_CHANGED],
   });
-  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(listedTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => {
+    const tools: ListedTool[] = [];
+    for (const definition of registry.list()) {
+      const listed = listedTool(definition);
+      // One tool that cannot be listed must not hide the others: it is left out, and told to the operator.
+      if (listed instanceof ToolDefinitionError) server.onerror?.(listed);
+      else tools.push(listed);
+    }
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
+    const definition = registry.get(name);
+    const unlisted = definition === undefined ? undefined : listingProblem(definition);
+    // Not listed, so not served: a client cannot know its schema, and `tools/list` says it is not there.
+    if (unlisted !== undefined) return { content: [{ type: "text", text: failureContent(unlisted) }], isError: true };
     let value: unknown;
     try {
       // MCP lets a client leave out `arguments`: that is the empty arguments object.
@@ -123,19 +138,34 @@ class RegistryServer extends Server {
 
 type ListedTool = ListToolsResult["tools"][number];
 
-function listedTool(definition: ToolDefinition): ListedTool {
-  const tool: ListedTool = { name: definition.name, description: definition.description, inputSchema: plainSchema(definition.name, definition.parameters) };
-  if (definition.outputSchema !== undefined) tool.outputSchema = plainSchema(definition.name, definition.outputSchema);
+/**
+ * A registered tool as `tools/list` lists it (a fresh object: a client may change what it receives),
+ * or why it cannot be: a schema that has no plain JSON form (a BigInt in an annotation, which
+ * `register` takes).
+ */
+function listedTool(definition: ToolDefinition): ListedTool | ToolDefinitionError {
+  const inputSchema = plainObjectSchema(definition.parameters);
+  if ("problem" in inputSchema) return new ToolDefinitionError(definition.name, [inputSchema.problem]);
+  const tool: ListedTool = { name: definition.name, description: definition.description, inputSchema: inputSchema.schema as ListedTool["inputSchema"] };
+  if (definition.outputSchema === undefined) return tool;
+  const outputSchema = plainObjectSchema(definition.outputSchema);
+  if ("problem" in outputSchema) return new ToolDefinitionError(definition.name, [{ ...outputSchema.problem, schema: "outputSchema" }]);
+  tool.outputSchema = outputSchema.schema as ListedTool["outputSchema"];
   return tool;
 }
 
-/** A registered schema as plain JSON, for `inputSchema` or `outputSchema`. */
-function plainSchema(toolName: string, schema: object): ListedTool["inputSchema"] {
-  const plain = plainObjectSchema(schema);
-  if ("problem" in plain) {
-    throw protocolError(ErrorCode.InternalError, `Tool ${describeName(toolName)} cannot be listed: at ${plain.problem.pointer}, ${plain.problem.problem}`);
+/** Why each registered definition (the registry's frozen copy) cannot be listed, or `null`: found once per definition. */
+const listingProblems = new WeakMap<ToolDefinition, ToolDefinitionError | null>();
+
+/** Why a registered tool cannot be listed, or `undefined` when it can. */
+function listingProblem(definition: ToolDefinition): ToolDefinitionError | undefined {
+  let problem = listingProblems.get(definition);
+  if (problem === undefined) {
+    const listed = listedTool(definition);
+    problem = listed instanceof ToolDefinitionError ? listed : null;
+    listingProblems.set(definition, problem);
   }
-  return plain.schema as ListedTool["inputSchema"];
+  return problem ?? undefined;
 }
 
 /**
