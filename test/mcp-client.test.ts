@@ -384,6 +384,43 @@ describe("registerMcpTools", () => {
     await expect(registerMcpTools(new ToolRegistry(), client, { prefix: 1 as never })).rejects.toThrow(TypeError);
     await expect(registerMcpTools({} as ToolRegistry, client)).rejects.toThrow(TypeError);
   });
+
+  it("takes null options as none, as dispatch does", async () => {
+    const { client } = await remote();
+    const registration = await registerMcpTools(new ToolRegistry({ cacheKey: "content" }), client, null as never);
+    expect(registration.names).toEqual(["create_issue", "echo", "explode"]);
+    expect(await registration.refresh(null as never)).toBe(registration);
+  });
+
+  it("refuses a signal that is not an AbortSignal, at registration and at a refresh, with a TypeError naming the option", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    expect(await rejectionOf(registerMcpTools(registry, client, { signal: "x" as never }))).toEqual(new TypeError('signal must be an AbortSignal, got "x"'));
+    expect(registry.list()).toEqual([]);
+    const registration = await registerMcpTools(registry, client);
+    expect(await rejectionOf(registration.refresh({ signal: {} as never }))).toEqual(new TypeError("signal must be an AbortSignal, got object"));
+  });
+
+  it("refuses a strict that is not a boolean rather than reading it as false", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    expect(await rejectionOf(registerMcpTools(registry, client, { strict: "yes" as never }))).toEqual(new TypeError('strict must be a boolean, got "yes"'));
+    expect(registry.list()).toEqual([]);
+  });
+
+  it("refuses up front a prefix that no tool name can start with, and a bad timeoutMs even when the server lists no tools", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    const names = "letters, digits, '_', '-', '.' or ':' (a tool name is 1 to 128 of them)";
+    expect(await rejectionOf(registerMcpTools(registry, client, { prefix: "bad prefix " }))).toEqual(new TypeError(`prefix must be at most 127 ${names}, got "bad prefix "`));
+    expect(await rejectionOf(registerMcpTools(registry, client, { prefix: "p".repeat(128) }))).toBeInstanceOf(TypeError);
+    expect(registry.list()).toEqual([]);
+    expect((await registerMcpTools(registry, client, { prefix: "p".repeat(100) + "._:-" })).names).toHaveLength(3);
+    const empty = await connectRaw({ list: () => '{"tools":[]}', call: () => '{"content":[]}' });
+    expect(await rejectionOf(registerMcpTools(registry, empty, { timeoutMs: 0 }))).toEqual(
+      new TypeError("timeoutMs must be a positive number of milliseconds (at most 2147483647, or Infinity for none), got 0"),
+    );
+  });
 });
 
 /** A remote tool that never answers and notes when its call is cancelled, and a client connected to it (its `request` left out with `withRequest: false`). */

@@ -4,7 +4,8 @@ import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject, isRecord } from "../objects.js";
-import { checkRegistry, everyOption, MAX_TIMER_MS, positiveInteger, refuseUnknownOptions } from "../options.js";
+import { checkRegistry, describeOption, everyOption, MAX_TIMER_MS, milliseconds, optionalSignal, positiveInteger, refuseUnknownOptions } from "../options.js";
+import { isToolNamePrefix } from "../registry/definitions.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
 import type { ToolDefinition, ToolHandler } from "../types.js";
 import { isTextItem, McpListLimitError, McpProtocolError, McpToolError } from "./errors.js";
@@ -29,6 +30,8 @@ export interface RegisterMcpToolsOptions {
    * Prepended to every tool's name in the registry, to keep several servers
    * apart: with `"github."`, the server's `create_issue` is registered as
    * `github.create_issue` (and still called as `create_issue` on the server).
+   * Tool names are 1 to 128 letters, digits, `_`, `-`, `.` or `:`, so a prefix
+   * is at most 127 of them.
    * @default ""
    */
   prefix?: string;
@@ -169,7 +172,9 @@ interface ProxyTool {
  * @throws McpProtocolError when the server repeats a pagination cursor, sends one longer than
  * 65,536 characters, or answers `tools/list` with no list of tools
  * @throws McpListLimitError when the listing runs past `maxPages` pages or `maxTools` tools
- * @throws TypeError for a bad `prefix`, `maxPages` or `maxTools` option, or a `registry` that is not a ToolRegistry
+ * @throws TypeError for a bad option (a `prefix` no tool name can start with, a `signal` that is not
+ * an `AbortSignal`, a `strict` that is not a boolean, a bad `timeoutMs`, `maxPages` or `maxTools`),
+ * or a `registry` that is not a ToolRegistry; `null` options are none
  * @example
  * ```ts
  * const client = new Client({ name: "agent", version: "1.0.0" });
@@ -180,13 +185,20 @@ interface ProxyTool {
  * ```
  */
 export async function registerMcpTools(registry: ToolRegistry, client: McpToolClient, options: RegisterMcpToolsOptions = {}): Promise<McpToolRegistration> {
-  refuseUnknownOptions(options ?? {}, REGISTER_MCP_OPTIONS);
-  const prefix = options.prefix ?? "";
+  // `null` is no options, as for `dispatch`.
+  const given = options ?? {};
+  refuseUnknownOptions(given, REGISTER_MCP_OPTIONS);
+  const prefix = given.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
-  const limits = { maxPages: positiveInteger("maxPages", options.maxPages ?? DEFAULT_MAX_PAGES), maxTools: positiveInteger("maxTools", options.maxTools ?? DEFAULT_MAX_TOOLS) };
+  // Refused at once: every name it starts would be refused, so every tool skipped (or, with `strict`, the listing).
+  if (!isToolNamePrefix(prefix)) throw new TypeError(`prefix must be at most 127 letters, digits, '_', '-', '.' or ':' (a tool name is 1 to 128 of them), got ${describeOption(prefix)}`);
+  const limits = { maxPages: positiveInteger("maxPages", given.maxPages ?? DEFAULT_MAX_PAGES), maxTools: positiveInteger("maxTools", given.maxTools ?? DEFAULT_MAX_TOOLS) };
   checkRegistry(registry);
-  const registerOptions: RegisterOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const strict = options.strict === true;
+  const timeoutMs = milliseconds("timeoutMs", given.timeoutMs);
+  const registerOptions: RegisterOptions = timeoutMs === undefined ? {} : { timeoutMs };
+  const strict = given.strict ?? false;
+  if (typeof strict !== "boolean") throw new TypeError(`strict must be a boolean, got ${describeOption(strict)}`);
+  const signal = optionalSignal("signal", given.signal);
 
   // The registration's whole state: nothing about it is kept anywhere else.
   let proxies: ProxyTool[] = [];
@@ -217,12 +229,13 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
       return skipped;
     },
     refresh(refreshOptions?: RefreshMcpToolsOptions) {
+      let signal: AbortSignal | undefined;
       try {
         refuseUnknownOptions(refreshOptions ?? {}, REFRESH_MCP_OPTIONS);
+        signal = optionalSignal("signal", refreshOptions?.signal);
       } catch (error) {
         return Promise.reject(error);
       }
-      const signal = refreshOptions?.signal;
       // Asked again before the last refresh with no signal began: that one lists what this one would
       // (a server sending a flood of list_changed notifications costs one listing, not one each).
       if (signal === undefined && waiting !== undefined) return waiting;
@@ -251,7 +264,7 @@ export async function registerMcpTools(registry: ToolRegistry, client: McpToolCl
       return removed;
     },
   });
-  await list(options.signal);
+  await list(signal);
   return registration;
 }
 

@@ -28,6 +28,14 @@ const REGISTER_OPTIONS = everyOption<RegisterOptions>()(["timeoutMs", ...EXECUTI
 /** Letters, digits, `_`, `-`, `.` and `:`; at most 128 characters (what MCP allows, dots included). */
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/** What starts a tool name, leaving room for one more character: see {@link TOOL_NAME}. */
+const TOOL_NAME_PREFIX = /^[A-Za-z0-9_.:-]{0,127}$/;
+
+/** Whether `prefix` can start a tool name the registry accepts (`""` can): else no name it starts is one. */
+export function isToolNamePrefix(prefix: string): boolean {
+  return TOOL_NAME_PREFIX.test(prefix);
+}
+
 /**
  * What `register` checks and keeps: a definition's name, description and handler, and a private,
  * frozen snapshot of its schema, found sound. Tools registered with one unchanged schema object
