@@ -16,7 +16,7 @@ import { modelItems } from "../results/model-items.js";
 import { checkOutput } from "../results/output.js";
 import { ValidatorCache } from "../validation/cache.js";
 import { isJsonData } from "./json-data.js";
-import { plainObjectSchema } from "../schema/plain.js";
+import { jsonTextProblem, plainObjectSchema } from "../schema/plain.js";
 import { notJsonMessage, valueText } from "../text/result-text.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import { failureContent } from "../text/results.js";
@@ -154,18 +154,17 @@ function listedTool(definition: ToolDefinition): ListedTool | ToolDefinitionErro
   return tool;
 }
 
-/** Why each registered definition (the registry's frozen copy) cannot be listed, or `null`: found once per definition. */
-const listingProblems = new WeakMap<ToolDefinition, ToolDefinitionError | null>();
-
-/** Why a registered tool cannot be listed, or `undefined` when it can. */
+/**
+ * Why a registered tool cannot be listed, or `undefined` when it can: a schema with no JSON text
+ * (`register` already refused any other reason {@link listedTool} finds: a root that is not an
+ * object schema). Each schema's text is computed once, so a call pays no copy of its schemas.
+ */
 function listingProblem(definition: ToolDefinition): ToolDefinitionError | undefined {
-  let problem = listingProblems.get(definition);
-  if (problem === undefined) {
-    const listed = listedTool(definition);
-    problem = listed instanceof ToolDefinitionError ? listed : null;
-    listingProblems.set(definition, problem);
-  }
-  return problem ?? undefined;
+  const input = jsonTextProblem(definition.parameters);
+  if (input !== undefined) return new ToolDefinitionError(definition.name, [input]);
+  const output = definition.outputSchema === undefined ? undefined : jsonTextProblem(definition.outputSchema);
+  if (output !== undefined) return new ToolDefinitionError(definition.name, [{ ...output, schema: "outputSchema" }]);
+  return undefined;
 }
 
 /**

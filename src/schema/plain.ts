@@ -28,19 +28,34 @@ const jsonTexts = new WeakMap<object, string>();
  * @returns the copy, or the problem that keeps the schema from being sent: it is not plain JSON, or its root is not an object schema
  */
 export function plainObjectSchema(schema: TSchema): { readonly schema: Record<string, unknown> } | { readonly problem: SchemaProblem } {
-  let text = jsonTexts.get(schema);
-  if (text === undefined) {
-    try {
-      text = JSON.stringify(schema);
-    } catch {
-      return { problem: { pointer: "/", problem: "the schema is not plain JSON (it holds a BigInt or a throwing toJSON)" } };
-    }
-    if (typeof text !== "string") return { problem: { pointer: "/", problem: "the schema is not a JSON object" } };
-    jsonTexts.set(schema, text);
-  }
+  const text = jsonTextOf(schema);
+  if (typeof text !== "string") return { problem: text };
   const plain: unknown = JSON.parse(text);
   if (!isRecord(plain)) return { problem: { pointer: "/", problem: "the schema is not a JSON object" } };
   const problem = objectRootProblem(plain);
   if (problem !== undefined) return { problem };
   return { schema: plain.type === undefined ? { type: "object", ...plain } : plain };
+}
+
+/**
+ * Why a registered schema has no JSON text (a BigInt in an annotation, which `register` takes, or
+ * a throwing `toJSON`), so that no copy of it can be sent; `undefined` when it has one. Reads no
+ * copy: the text is computed once per schema, and {@link plainObjectSchema} reads it back.
+ */
+export function jsonTextProblem(schema: TSchema): SchemaProblem | undefined {
+  const text = jsonTextOf(schema);
+  return typeof text === "string" ? undefined : text;
+}
+
+function jsonTextOf(schema: TSchema): string | SchemaProblem {
+  let text = jsonTexts.get(schema);
+  if (text !== undefined) return text;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    return { pointer: "/", problem: "the schema is not plain JSON (it holds a BigInt or a throwing toJSON)" };
+  }
+  if (typeof text !== "string") return { pointer: "/", problem: "the schema is not a JSON object" };
+  jsonTexts.set(schema, text);
+  return text;
 }
