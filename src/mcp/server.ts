@@ -99,7 +99,7 @@ export function createMcpServer(registry: ToolRegistry, info: Implementation, op
       if (error instanceof UnknownToolError) throw unknownTool(error);
       return { content: [{ type: "text", text: failureContent(error) }], isError: true };
     }
-    return successResult(name, String(extra.requestId), value, registry.get(name)?.outputSchema);
+    return successResult(name, String(extra.requestId), value, definition?.outputSchema);
   });
   return server;
 }
