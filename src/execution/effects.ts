@@ -153,7 +153,7 @@ export class CallLedger {
   }
 
   /**
-   * The store's atomic `add`, or else a read then a write, made atomic within this process: a key
+   * The store's atomic `add`, or else a read then a write, made atomic within this registry: a key
    * being added is refused to a second adder until the first is done.
    */
   async #add(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean> {

@@ -36,7 +36,8 @@ export interface LedgerStore {
   /**
    * Stores `value` under `key` only if `key` holds nothing, atomically, and resolves to whether it
    * did (Redis: `SET key value NX PX ttl`). Optional: without it the registry reads then writes,
-   * which is atomic within one process only, so a store shared by several processes must have it.
+   * which is atomic within one registry only, so a store shared by several registries (in one
+   * process or several) must have it.
    */
   add?(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean>;
 }
