@@ -53,11 +53,11 @@ export interface GovernorServices {
 /**
  * The governed path of a call, after the prepare step, in this order: its place in line for the
  * resources it holds (taken at once, so calls keep the order they came in), `before` hooks,
- * approval, deduplication through the ledger, then, for a call that really runs: its rate limit,
- * its turn for the resources, its circuit breaker (asked before the wait too, so an open circuit
- * refuses at once), the handler (retried if the tool allows), the
- * output check, `after` hooks, and the cut to `maxResultBytes`. A call whose tool has none of
- * these options, on a registry that sets none, never comes here.
+ * approval (the token checked), deduplication through the ledger, then, for a call that really
+ * runs: its rate limit, its turn for the resources, its circuit breaker (asked before the wait too,
+ * so an open circuit refuses at once), its approval token used up, the handler (retried if the tool
+ * allows), the output check, `after` hooks, and the cut to `maxResultBytes`. A call whose tool has
+ * none of these options, on a registry that sets none, never comes here.
  */
 export class Governor {
   constructor(readonly services: GovernorServices) {}
@@ -119,8 +119,9 @@ export class Governor {
   }
 
   /**
-   * Runs the handler of a call that must really run: rate limit, circuit breaker, its turn for
-   * its resources, then the handler, retried after an execution failure if the tool allows.
+   * Runs the handler of a call that must really run: rate limit, its turn for its resources, circuit
+   * breaker, its approval token used up, then the handler, retried after an execution failure if the
+   * tool allows.
    */
   async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined, approval: ApprovalClaims | undefined): Promise<unknown> {
     const { tool, toolCallId } = prepared;
