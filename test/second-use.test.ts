@@ -86,6 +86,18 @@ describe("a schema's check, compiled on its second use", () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it("fails every call after a failed compile with the same ToolDefinitionError at once, without compiling again", async () => {
+    const registry = new ToolRegistry().register(search, () => 1);
+    await registry.dispatch(call({ query: "a" }));
+    compiler.failing = true;
+    const first = await registry.dispatch(call({ query: "b" })).catch((caught: unknown) => caught);
+    expect(first).toBeInstanceOf(ToolDefinitionError);
+    const compiles = compiler.compiled;
+    for (const query of ["c", "d"]) expect(await registry.dispatch(call({ query })).catch((caught: unknown) => caught)).toBe(first);
+    expect(() => registry.compileAll()).toThrow(first as ToolDefinitionError);
+    expect(compiler.compiled).toBe(compiles);
+  });
+
   it("fails a result checked against an output schema that cannot compile with a ToolDefinitionError, not a result error", async () => {
     const withOutput = { ...search, name: "counted", outputSchema: Type.Object({ count: Type.Integer() }) };
     const registry = new ToolRegistry().register(withOutput, () => ({ count: 1 }));

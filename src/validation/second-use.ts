@@ -31,6 +31,8 @@ export class CompiledOnSecondUse implements TypeBoxCheck {
   readonly #schema: object;
   readonly #compiling: CompileHooks;
   #compiled: TypeBoxCheck | undefined;
+  /** The error of a compile that failed: every later use throws it at once. */
+  #failure: Error | undefined;
   #checked = false;
 
   /**
@@ -49,7 +51,7 @@ export class CompiledOnSecondUse implements TypeBoxCheck {
 
   /**
    * Whether `value` matches the schema.
-   * @throws Error the error `compiling.failed` makes, when the schema cannot compile (on the use that compiles it)
+   * @throws Error the error `compiling.failed` makes, when the schema cannot compile (on the use that compiles it, and every use after)
    */
   Check(value: unknown): boolean {
     const compiled = this.#compiled;
@@ -68,19 +70,22 @@ export class CompiledOnSecondUse implements TypeBoxCheck {
 
   /**
    * Compiles the check now, if it was not yet (`compileAll`).
-   * @throws Error the error `compiling.failed` makes, when the schema cannot compile
+   * @throws Error the error `compiling.failed` made, when the schema cannot compile (the same error each time)
    */
   compile(): void {
     if (this.#compiled === undefined) this.#compile();
   }
 
   #compile(): TypeBoxCheck {
+    // Compiling again would fail again, after as long (a stack overflow takes a quarter of a second).
+    if (this.#failure !== undefined) throw this.#failure;
     const started = performance.now();
     try {
       this.#compiled = Compile(this.#schema as never);
       return this.#compiled;
     } catch (error) {
-      throw this.#compiling.failed(error);
+      this.#failure = this.#compiling.failed(error);
+      throw this.#failure;
     } finally {
       this.#compiling.took(performance.now() - started);
     }
