@@ -98,6 +98,20 @@ describe("a schema's check, compiled on its second use", () => {
     expect(compiler.compiled).toBe(compiles);
   });
 
+  it("refuses a chain of 10,000 $refs at register from its analysis, compiling nothing", () => {
+    const chain = (hops: number): object => {
+      const $defs: Record<string, object> = { [`d${hops}`]: { type: "string" } };
+      for (let hop = 0; hop < hops; hop++) $defs[`d${hop}`] = { $ref: `#/$defs/d${hop + 1}` };
+      return { type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } }, required: ["a"] };
+    };
+    const register = (hops: number) => new ToolRegistry().register({ name: "chain", description: "", parameters: chain(hops) as never }, () => 1);
+    // Registering a first schema with $defs compiles the 2020-12 meta-schema's validator, once per process.
+    register(3);
+    compiler.compiled = 0;
+    expect(() => register(10_000)).toThrow(/\/\$defs\/d297\/\$ref: leads too deep to compile/);
+    expect(compiler.compiled).toBe(0);
+  });
+
   it("fails a result checked against an output schema that cannot compile with a ToolDefinitionError, not a result error", async () => {
     const withOutput = { ...search, name: "counted", outputSchema: Type.Object({ count: Type.Integer() }) };
     const registry = new ToolRegistry().register(withOutput, () => ({ count: 1 }));

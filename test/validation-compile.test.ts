@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { ToolDefinitionError, ToolRegistry } from "../src/index.js";
+import { ToolArgumentsValidationError, ToolDefinitionError, ToolRegistry } from "../src/index.js";
 import { thrownBy } from "./support/fixtures.js";
 import { Code } from "typebox/compile";
 import { describe, expect, it } from "vitest";
@@ -278,6 +278,116 @@ describe("findCompileProblems: $ref loops", () => {
   });
 });
 
+describe("findCompileProblems: paths through references", () => {
+  /** How each kind of chain reaches its next definition, and a value that goes all the way down `hops` of them. */
+  const links = {
+    "$ref": { link: (next: string): object => ({ $ref: next }), value: (): unknown => "end" },
+    "allOf-$ref": { link: (next: string): object => ({ allOf: [{ $ref: next }] }), value: (): unknown => "end" },
+    "items-$ref": { link: (next: string): object => ({ type: "array", items: { $ref: next } }), value: (hops: number): unknown => nest(hops, (inner) => [inner]) },
+    "properties-$ref": { link: (next: string): object => ({ type: "object", properties: { x: { $ref: next } }, required: ["x"] }), value: (hops: number): unknown => nest(hops, (inner) => ({ x: inner })) },
+  } as const;
+  type Link = keyof typeof links;
+  function nest(levels: number, wrap: (inner: unknown) => unknown): unknown {
+    let value: unknown = "end";
+    for (let level = 0; level < levels; level++) value = wrap(value);
+    return value;
+  }
+  /** A tool's parameters whose property `a` goes through `hops` definitions, each linked to the next as `link` says, to a string. */
+  function chain(link: Link, hops: number): object {
+    const $defs: Record<string, object> = {};
+    for (let hop = 0; hop < hops; hop++) $defs[`d${hop}`] = links[link].link(`#/$defs/d${hop + 1}`);
+    $defs[`d${hops}`] = { type: "string" };
+    return { type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } }, required: ["a"] };
+  }
+  const tooDeep = expect.stringContaining(`leads too deep to compile, with the subschemas and references before it (more than 300 subschemas on one path, about 4 nested checks each; at most ${MAX_COMPILED_NESTING})`);
+  const register = (parameters: object) => new ToolRegistry().register({ name: "chain", description: "", parameters: parameters as never }, ({ a }) => a);
+
+  it.each([
+    ["$ref", "/$defs/d297/$ref"],
+    ["allOf-$ref", "/$defs/d148/allOf/0/$ref"],
+    ["items-$ref", "/$defs/d148/items/$ref"],
+    ["properties-$ref", "/$defs/d148/properties/x/$ref"],
+  ] as const)("refuses at register 1,200 definitions each linked to the next by %s, naming the reference that takes the path past 300 subschemas", (link, pointer) => {
+    expect(findCompileProblems(chain(link, 1200))).toEqual([{ pointer, problem: tooDeep }]);
+    const error = thrownBy(() => register(chain(link, 1200)));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).problems).toEqual([{ pointer, problem: tooDeep }]);
+  });
+
+  it("refuses a chain of 10,000 references (about 320 KB) from the analysis alone, which TypeBox's compiler would overflow the stack on", () => {
+    const schema = chain("$ref", 10_000);
+    expect(JSON.stringify(schema).length).toBeGreaterThan(300_000);
+    expect(findCompileProblems(schema)).toEqual([{ pointer: "/$defs/d297/$ref", problem: tooDeep }]);
+    expect((thrownBy(() => register(schema)) as ToolDefinitionError).problems).toEqual([{ pointer: "/$defs/d297/$ref", problem: tooDeep }]);
+  });
+
+  it.each(Object.keys(links) as Link[])("registers the longest chain of definitions linked by %s that the bound admits, and checks calls through it, interpreted, compiled and fused", async (link) => {
+    // A path holds the root, property a, then each definition (and for all but plain references, the subschema that refers onward).
+    const hops = link === "$ref" ? 297 : 148;
+    expect(findCompileProblems(chain(link, hops))).toEqual([]);
+    expect(findCompileProblems(chain(link, hops + 1))).toEqual([{ pointer: expect.any(String), problem: tooDeep }]);
+    const registry = register(chain(link, hops));
+    const call = (a: unknown) => registry.dispatch({ id: "1", name: "chain", arguments: { a } });
+    // Enough calls for the first (interpreted), the second (compiled) and the fused check, from the 64th.
+    for (let use = 0; use < 70; use++) expect(await call(links[link].value(hops))).toEqual(links[link].value(hops));
+    // A value that ends one level early, or a number where the string should be.
+    await expect(call(link === "$ref" || link === "allOf-$ref" ? 1 : links[link].value(hops - 1))).rejects.toThrow(ToolArgumentsValidationError);
+  });
+
+  it("counts the subschemas inside each definition along the path, not only the references", () => {
+    // Each definition nests 20 objects before its reference onward: 21 subschemas a hop.
+    const nestedChain = (hops: number): object => {
+      const $defs: Record<string, object> = { [`d${hops}`]: { type: "string" } };
+      for (let hop = 0; hop < hops; hop++) $defs[`d${hop}`] = nest(20, (inner) => ({ type: "object", properties: { x: inner } })) as object;
+      for (let hop = 0; hop < hops; hop++) {
+        let node = $defs[`d${hop}`] as { properties: { x: unknown } };
+        for (let level = 1; level < 20; level++) node = node.properties.x as typeof node;
+        node.properties.x = { $ref: `#/$defs/d${hop + 1}` };
+      }
+      return { type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } } };
+    };
+    expect(findCompileProblems(nestedChain(10))).toEqual([]);
+    expect(findCompileProblems(nestedChain(20))).toEqual([{ pointer: expect.stringMatching(/^\/\$defs\/d13\/(properties\/x\/){20}\$ref$/), problem: tooDeep }]);
+  });
+
+  it("registers recursive schemas, whose references form a cycle, and checks values that follow the cycle far past the bound", async () => {
+    const list = Type.Cyclic({ L: Type.Object({ value: Type.Number(), next: Type.Union([Type.Ref("L"), Type.Null()]) }) }, "L");
+    const tree = { type: "object", $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } }, properties: { root: { $ref: "#/$defs/node" } } };
+    // A recursion reached at the end of a chain the bound admits.
+    const $defs: Record<string, object> = { d100: { type: "object", properties: { next: { anyOf: [{ $ref: "#/$defs/d100" }, { type: "null" }] } } } };
+    for (let hop = 0; hop < 100; hop++) $defs[`d${hop}`] = { $ref: `#/$defs/d${hop + 1}` };
+    const late = { type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } } };
+    for (const schema of [Type.Object({ list }), tree, late, { type: "object", properties: { next: { $ref: "#" } } }]) expect(findCompileProblems(schema)).toEqual([]);
+    const registry = new ToolRegistry()
+      .register({ name: "list", description: "", parameters: Type.Object({ list }) }, () => "list")
+      .register({ name: "late", description: "", parameters: late as never }, () => "late");
+    const long = nest(200, (next) => ({ value: 1, next })) as { next: unknown };
+    let end = long;
+    while (end.next !== "end") end = end.next as typeof end;
+    end.next = null;
+    for (let use = 0; use < 3; use++) expect(await registry.dispatch({ id: "1", name: "list", arguments: { list: long } })).toBe("list");
+    const deep = nest(200, (next) => ({ next })) as { next: unknown };
+    for (let use = 0; use < 3; use++) expect(await registry.dispatch({ id: "1", name: "late", arguments: { a: JSON.parse(JSON.stringify(deep).replace('"end"', "null")) } })).toBe("late");
+  });
+
+  it("refuses a cycle of references longer than the bound: compiling follows it once around", () => {
+    const $defs: Record<string, object> = {};
+    for (let hop = 0; hop < 200; hop++) $defs[`d${hop}`] = { type: "object", properties: { x: { $ref: `#/$defs/d${(hop + 1) % 200}` } } };
+    expect(findCompileProblems({ type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } } })).toEqual([{ pointer: "/$defs/d148/properties/x/$ref", problem: tooDeep }]);
+  });
+
+  it("works each subschema's longest path out once: a lattice of 140 levels, each referring to the next twice (2^140 paths), is measured, then refused for its work", () => {
+    const $defs: Record<string, object> = { d140: { type: "string" } };
+    for (let level = 0; level < 140; level++) $defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    expect(findCompileProblems({ type: "object", $defs, properties: { a: { $ref: "#/$defs/d0" } } })).toEqual([{ pointer: "", problem: expect.stringContaining("could need more than 1000 subschema checks") }]);
+  });
+
+  it("follows only the definitions a reference reaches: an unused chain of 10,000 is no path", () => {
+    const unused = chain("$ref", 10_000) as { $defs: object };
+    expect(findCompileProblems({ type: "object", $defs: unused.$defs, properties: { a: { type: "string" } } })).toEqual([]);
+  });
+});
+
 describe("findCompileProblems: checks whose work doubles with each level", () => {
   /** `levels` definitions, each applying the next one `times` times to the same value. */
   function chain(levels: number, times: number): object {
@@ -352,7 +462,8 @@ describe("findCompileProblems: checks whose work doubles with each level", () =>
 
   it("accepts what multiplies the work only so far: a few levels of doubling, a long chain of single references, a tree", () => {
     expect(findCompileProblems(chain(7, 2))).toEqual([]);
-    expect(findCompileProblems(chain(200, 1))).toEqual([]);
+    // 140 levels: 200 would make a path of 403 subschemas, too deep to compile (see "paths through references").
+    expect(findCompileProblems(chain(140, 1))).toEqual([]);
     const tree = { type: "object", properties: { root: { $ref: "#/$defs/node" } }, $defs: { node: { type: "object", properties: { left: { $ref: "#/$defs/node" }, right: { $ref: "#/$defs/node" }, tags: { type: "array", items: { $ref: "#/$defs/node" } } } } } };
     expect(findCompileProblems(tree)).toEqual([]);
   });

@@ -32,7 +32,10 @@ const NESTING_PER_NODE = 4;
  *   each level (see `unboundedCheckWork`);
  * - lists so long, or nested so deep, that the generated check would nest more than
  *   {@link MAX_COMPILED_NESTING} expressions and overflow V8's parser (about 1,600 properties,
- *   `anyOf` branches or `required` names at the top level; large enums are exempt: they become a Set lookup).
+ *   `anyOf` branches or `required` names at the top level; large enums are exempt: they become a Set lookup);
+ * - a path of subschemas through `$ref`s so long that compiling it would nest more than
+ *   {@link MAX_COMPILED_NESTING} checks and overflow the stack (see {@link MAX_PATH_SUBSCHEMAS}:
+ *   a chain of 300 references, or of 150 objects each reaching the next through a `$ref`).
  */
 export function findCompileProblems(schema: object): CompileProblem[] {
   const problems: CompileProblem[] = [];
@@ -58,14 +61,117 @@ export function findCompileProblems(schema: object): CompileProblem[] {
     }
   });
   if (stop !== undefined) problems.push({ pointer: stop.pointer, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} subschemas` });
-  const looping = findRefLoop(schema, pointers);
+  const references = new SchemaReferences(schema);
+  const looping = findRefLoop(schema, pointers, references);
   if (looping !== undefined) problems.push({ pointer: looping, problem: "leads back to itself without descending into the value, so every check through it would recurse forever" });
   else if (holdsReferences) {
-    // Only references can reach a subschema more than one way, and so multiply the work.
-    const work = unboundedCheckWork(schema);
-    if (work !== undefined) problems.push({ pointer: "", problem: work });
+    // Without references a path is at most MAX_SCHEMA_DEPTH subschemas long, well within the bound.
+    const deep = tooDeepThroughReferences(schema, pointers, references);
+    if (deep !== undefined) problems.push(deep);
+    else {
+      // Only references can reach a subschema more than one way, and so multiply the work.
+      const work = unboundedCheckWork(schema);
+      if (work !== undefined) problems.push({ pointer: "", problem: work });
+    }
   }
   return problems;
+}
+
+/**
+ * The most subschemas on one path from the root, through subschemas and references alike, that a
+ * schema may hold: TypeBox's compiler (and its interpreter, on a first call) recurses once per
+ * subschema on the way, into each reference's target too, and overflowed the stack at about 1,000
+ * of them (measured on Node 20: a chain of 1,070 `$ref`s, or 500 objects each reaching the next
+ * through a `$ref`, whatever the lists beside them). Counted as {@link NESTING_PER_NODE} nested
+ * checks each, within {@link MAX_COMPILED_NESTING}: 300 subschemas.
+ */
+const MAX_PATH_SUBSCHEMAS = Math.floor(MAX_COMPILED_NESTING / NESTING_PER_NODE);
+
+/**
+ * Where a path of subschemas and references from the root grows longer than
+ * {@link MAX_PATH_SUBSCHEMAS} (the `$ref` that takes it over), if one does. Found in linear time,
+ * and as soon as such a path is: each subschema's longest path onward is worked out once and kept;
+ * a reference back to a subschema still on the way (recursion, which a check follows value by
+ * value, not all at once) ends a path there. `$defs` entries count only where a reference reaches
+ * them, as TypeBox compiles them.
+ */
+function tooDeepThroughReferences(root: object, pointers: ReadonlyMap<object, string>, references: SchemaReferences): CompileProblem | undefined {
+  // Each finished subschema's longest path onward (itself included), and the step that path takes first.
+  const lengths = new Map<object, number>();
+  const firstSteps = new Map<object, PathStep>();
+  // Iterative depth-first search, so that a chain of 10,000 references cannot overflow the stack:
+  // the stack is itself a path from the root, each frame with the step that led to it.
+  const onTheWay = new Set<object>([root]);
+  const stack: PathFrame[] = [{ via: { node: root }, steps: pathSteps(root as Record<string, unknown>, references), next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const step = top.steps[top.next++];
+    if (step === undefined) {
+      stack.pop();
+      onTheWay.delete(top.via.node);
+      let longest = 0;
+      for (const onward of top.steps) {
+        const length = lengths.get(onward.node) ?? 0;
+        if (length > longest) {
+          longest = length;
+          firstSteps.set(top.via.node, onward);
+        }
+      }
+      lengths.set(top.via.node, 1 + longest);
+      continue;
+    }
+    if (onTheWay.has(step.node)) continue;
+    if (stack.length + (lengths.get(step.node) ?? 1) > MAX_PATH_SUBSCHEMAS) {
+      // The path so far, then this step, then the longest way on from it.
+      const path = stack.slice(1).map((frame) => frame.via);
+      for (let next: PathStep | undefined = step; next !== undefined && path.length < MAX_PATH_SUBSCHEMAS; next = firstSteps.get(next.node)) path.push(next);
+      return tooDeepProblem(root, path, pointers);
+    }
+    if (lengths.has(step.node)) continue;
+    onTheWay.add(step.node);
+    stack.push({ via: step, steps: pathSteps(step.node as Record<string, unknown>, references), next: 0 });
+  }
+  return undefined;
+}
+
+/** The problem of a path from `root` that takes {@link MAX_PATH_SUBSCHEMAS} steps and goes on: at the reference taken last on the way. */
+function tooDeepProblem(root: object, path: readonly PathStep[], pointers: ReadonlyMap<object, string>): CompileProblem {
+  let reference = "";
+  let from = root;
+  for (const step of path) {
+    if (step.keyword !== undefined) reference = appendSegment(pointers.get(from) ?? "", step.keyword);
+    from = step.node;
+  }
+  return {
+    pointer: reference,
+    problem: `leads too deep to compile, with the subschemas and references before it (more than ${MAX_PATH_SUBSCHEMAS} subschemas on one path, about ${NESTING_PER_NODE} nested checks each; at most ${MAX_COMPILED_NESTING})`,
+  };
+}
+
+/** A subschema on the way of {@link tooDeepThroughReferences}: the step to it, its steps onward, and the next of them to take. */
+interface PathFrame {
+  readonly via: PathStep;
+  readonly steps: readonly PathStep[];
+  next: number;
+}
+
+/** One step of a path through a schema: to a subschema, through a reference keyword when `keyword` is set. */
+interface PathStep {
+  readonly node: object;
+  readonly keyword?: (typeof REFERENCE_KEYWORDS)[number];
+}
+
+/** The steps a check takes from `node`: into its subschemas (not its `$defs`) and to the targets of its references. */
+function pathSteps(node: Readonly<Record<string, unknown>>, references: SchemaReferences): PathStep[] {
+  const steps: PathStep[] = [];
+  for (const keyword of REFERENCE_KEYWORDS) {
+    const ref = node[keyword];
+    if (typeof ref !== "string") continue;
+    const target = references.resolve(ref);
+    if (typeof target === "object" && target !== null && !Array.isArray(target)) steps.push({ node: target, keyword });
+  }
+  for (const child of childSchemas(node)) if (child.keyword !== "$defs" && child.keyword !== "definitions") steps.push({ node: child.node });
+  return steps;
 }
 
 function patternProblems(node: Readonly<Record<string, unknown>>, pointer: string, problems: CompileProblem[]): void {
@@ -105,8 +211,7 @@ function inPlaceSuccessors(node: Readonly<Record<string, unknown>>, references: 
 }
 
 /** The pointer of the `$ref` on a cycle of in-place applications (one that never descends into the value), if any. */
-function findRefLoop(root: object, pointers: ReadonlyMap<object, string>): string | undefined {
-  const references = new SchemaReferences(root);
+function findRefLoop(root: object, pointers: ReadonlyMap<object, string>, references: SchemaReferences): string | undefined {
   const done = new Set<object>();
   for (const start of pointers.keys()) {
     if (done.has(start)) continue;
