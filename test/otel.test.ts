@@ -257,6 +257,20 @@ describe("instrument", () => {
     expect(spans.every((span) => span.attributes["gen_ai.tool.call.id"] === "1")).toBe(true);
   });
 
+  it("traces an envelope that runs past its deadline as the timeout it is, as a local time limit is traced", async () => {
+    const slow = (): Promise<string> => new Promise((resolve) => setTimeout(() => resolve("late"), 200));
+    const make = (): ToolRegistry => {
+      const registry = new ToolRegistry().register(lookup, slow, { timeoutMs: 30 });
+      instrument(registry, { tracer });
+      return registry;
+    };
+    const envelope = await make().envelope({ id: "1", name: "lookup", arguments: { city: "Oslo" } });
+    const result = await make().execute(envelope);
+    expect(result).toMatchObject({ status: "error", error: { name: "ToolTimeoutError" } });
+    const span = spanNamed("execute_tool lookup");
+    expect([span.attributes["error.type"], span.status.code, span.status.message]).toEqual(["ToolTimeoutError", SpanStatusCode.ERROR, result.status === "error" ? result.error.message : ""]);
+  });
+
   it("names the span of an envelope too malformed to carry a tool name execute_tool alone, with no tool name", async () => {
     const result = await tracedRegistry().execute({ v: 1, toolCallId: "9" } as never);
     expect(result.status === "error" && result.error.name).toBe("ToolEnvelopeError");

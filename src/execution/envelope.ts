@@ -76,8 +76,11 @@ export interface EnvelopeServices {
    * trace shows it where the envelope was refused.
    */
   refuse(toolCallId: string, toolName: string, error: Error, traceparent: string | undefined): Promise<ToolResult>;
-  /** The registry's way for one call to a result, as `dispatchAll` settles each call (observed, governed). */
-  settle(call: ToolCallContent, signal: AbortSignal | undefined, approval: string | undefined, data: unknown, traceparent: string | undefined): Promise<ToolResult>;
+  /**
+   * The registry's way for one call to a result, as `dispatchAll` settles each call (observed, governed).
+   * @param finish what the result becomes before the observers see it
+   */
+  settle(call: ToolCallContent, signal: AbortSignal | undefined, approval: string | undefined, data: unknown, traceparent: string | undefined, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult>;
 }
 
 /**
@@ -155,12 +158,14 @@ async function settleBy(services: EnvelopeServices, call: ToolCallContent, envel
   const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(timeout), envelope.deadline! - Date.now());
-  try {
-    const result = await services.settle(call, signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]), envelope.approval, data, envelope.traceparent);
-    // The deadline reaches the call as an abort: it is told as the timeout it is, which came
-    // before the handler ran when the call was still waiting for its turn.
+  // The deadline reaches the call as an abort: it is told as the timeout it is (which came before the
+  // handler ran when the call was still waiting for its turn), to the observers too.
+  const told = (result: ToolResult): ToolResult => {
     if (result.status !== "error" || !(result.error instanceof ToolAbortedError) || result.error.cause !== timeout) return result;
     return toFailure(toolCallId, toolName, result.error.started ? timeout : new ToolTimeoutError(toolName, toolCallId, timeout.timeoutMs, false));
+  };
+  try {
+    return await services.settle(call, signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]), envelope.approval, data, envelope.traceparent, told);
   } finally {
     clearTimeout(timer);
   }

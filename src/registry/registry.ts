@@ -456,16 +456,23 @@ export class ToolRegistry {
    * for each call, and `dispatch` for an observed call.
    * @param traceparent the trace context the call arrived with (an envelope's), for observers
    */
-  #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
-    if (this.#observers.length === 0 || !observing(this.#observers)) return this.#settleFields(call, readCall(call), run, undefined);
-    return this.#settleObserved(call, run, traceparent);
+  #settle(call: ToolCallContent, run: RunOptions, traceparent: string | undefined, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult> {
+    if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, traceparent, finish);
+    const settled = this.#settleFields(call, readCall(call), run, undefined);
+    return finish === undefined ? settled : settled.then(finish);
   }
 
-  /** {@link ToolRegistry.#settle} for a call its observers observe (the caller asked them). */
-  #settleObserved(call: ToolCallContent, run: RunOptions, traceparent: string | undefined): Promise<ToolResult> {
+  /**
+   * {@link ToolRegistry.#settle} for a call its observers observe (the caller asked them).
+   * @param finish what the result becomes before the observers see it (an envelope's deadline told as a timeout)
+   */
+  #settleObserved(call: ToolCallContent, run: RunOptions, traceparent: string | undefined, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult> {
     const fields = readCall(call);
     const observation = new CallObservation(fields.id, fields.shownName, traceparent);
-    return observed(this.#observers, observation, () => this.#settleFields(call, fields, run, observation));
+    return observed(this.#observers, observation, () => {
+      const settled = this.#settleFields(call, fields, run, observation);
+      return finish === undefined ? settled : settled.then(finish);
+    });
   }
 
   async #settleFields(call: ToolCallContent, fields: CallFields, run: RunOptions, observation: CallObservation | undefined): Promise<ToolResult> {
@@ -629,8 +636,8 @@ export class ToolRegistry {
       timeoutOf: (tool) => this.#timeoutOf(tool),
       traceparent: () => observersTraceparent(this.#observers),
       refuse: (toolCallId, toolName, error, traceparent) => this.#observedFailure(toolCallId, toolName, error, traceparent),
-      settle: (call, signal, approval, data, traceparent) =>
-        this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent),
+      settle: (call, signal, approval, data, traceparent, finish) =>
+        this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, data, allowed: undefined }, traceparent, finish),
     };
   }
 }
