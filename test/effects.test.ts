@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { MemoryLedger, ToolLedgerError, ToolRegistry, ToolTimeoutError, Type, type RegisterOptions, type ToolSuccess } from "../src/index.js";
+import { MemoryLedger, ToolLedgerError, ToolRegistry, ToolTimeoutError, Type, type LedgerStore, type RegisterOptions, type ToolSuccess } from "../src/index.js";
 import { failingLedger, FileLedger, temporaryLedgerPath } from "./support/file-ledger.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
@@ -258,6 +258,49 @@ describe("the ledger option", () => {
     expect(await registry.dispatch(call("a"))).toEqual({ paid: 10, run: 1 });
     expect(await registry.dispatch(call("b"))).toEqual({ paid: 10, run: 1 });
     expect(runs).toHaveLength(1);
+  });
+});
+
+describe("a ledger that does not answer", () => {
+  /** A store whose calls wait until `answer` is called, then go to a MemoryLedger. */
+  function stalledLedger() {
+    const memory = new MemoryLedger();
+    const waiting: Array<() => void> = [];
+    const later = <T>(step: () => Promise<T>): Promise<T> => new Promise<T>((resolve, reject) => waiting.push(() => step().then(resolve, reject)));
+    const store: LedgerStore = {
+      get: (key) => later(() => memory.get(key)),
+      set: (key, value, options) => later(() => memory.set(key, value, options)),
+      delete: (key) => later(() => memory.delete(key)),
+      add: (key, value, options) => later(() => memory.add(key, value, options)),
+    };
+    return { store, memory, answer: () => waiting.splice(0).forEach((step) => step()) };
+  }
+
+  it("never holds a once call past its time limit or its caller's abort, and gives back a claim it makes after", async () => {
+    const { store, memory, answer } = stalledLedger();
+    const { registry, runs } = payRegistry({ effects: "once", timeoutMs: 40 }, { ledger: store });
+    expect(await rejectionOf(registry.dispatch(call("a")))).toMatchObject({ name: "ToolTimeoutError", started: false });
+    const controller = new AbortController();
+    const aborted = rejectionOf(registry.dispatch(call("b", { invoice: "inv_2", amount: 10 }), { signal: controller.signal }));
+    controller.abort();
+    expect(await aborted).toMatchObject({ name: "ToolAbortedError", started: false });
+    expect(runs).toHaveLength(0);
+    answer();
+    // The claims the store made after the calls gave up are deleted once it answers again.
+    await vi.waitFor(async () => {
+      answer();
+      expect(memory.size).toBe(0);
+    });
+  });
+
+  it("never holds a memoized read past the caller's abort", async () => {
+    const { store } = stalledLedger();
+    const { registry, runs } = payRegistry({ effects: "read-only", cacheTtlMs: 60_000 }, { ledger: store });
+    const controller = new AbortController();
+    const aborted = rejectionOf(registry.dispatch(call("a"), { signal: controller.signal }));
+    controller.abort();
+    expect(await aborted).toMatchObject({ name: "ToolAbortedError", started: false });
+    expect(runs).toHaveLength(0);
   });
 });
 

@@ -34,6 +34,12 @@ export interface Execution {
   skip(): void;
   /** Waits for the run of an identical call this call joined, until this call's own caller aborts. */
   join<T>(running: Promise<T>): Promise<T>;
+  /**
+   * Waits for a ledger store call made for this call, until its caller aborts or its time limit
+   * passes: a store that does not answer never holds the call past either.
+   * @throws ToolAbortedError or ToolTimeoutError (not started) when one of them comes first
+   */
+  wait<T>(pending: Promise<T>): Promise<T>;
 }
 
 /** How a call's effects are governed: which ledger entries it reads and writes. */
@@ -81,7 +87,7 @@ export class CallLedger {
     if (rule.effects === "once") return this.#once(fingerprint, rule, execution);
     const key = `cache:${fingerprint}`;
     if (rule.cacheTtlMs !== undefined) {
-      const cached = await this.#tolerant(() => this.store.get(key));
+      const cached = await execution.wait(this.#tolerant(() => this.store.get(key)));
       if (isRecord(cached) && "result" in cached) {
         this.stats.cache++;
         execution.skip();
@@ -92,7 +98,8 @@ export class CallLedger {
     const value = await execution.run(undefined);
     const result = recordable(value);
     if (rule.cacheTtlMs !== undefined && result !== NOT_JSON) {
-      await this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs!, evictable: true }));
+      // The handler ran: its value is the call's, however long the store takes to keep it.
+      await execution.wait(this.#tolerant(() => this.store.set(key, { result }, { ttlMs: rule.cacheTtlMs!, evictable: true }))).catch(ignore);
     }
     return { value, reused: undefined };
   }
@@ -101,10 +108,20 @@ export class CallLedger {
     const key = `once:${fingerprint}`;
     const ttl = { ttlMs: rule.onceTtlMs };
     const claim: OnceRecord = { state: "running", since: new Date().toISOString() };
-    const claimed = await this.#strict(rule.toolName, () => this.#add(key, claim, ttl));
+    const claiming = this.#strict(rule.toolName, () => this.#add(key, claim, ttl));
+    let claimed: boolean;
+    try {
+      claimed = await execution.wait(claiming);
+    } catch (error) {
+      // Given up before the store answered: a claim it makes after is given back, since nothing ran.
+      claiming.then((made) => {
+        if (made) void this.#tolerant(() => this.store.delete(key));
+      }, ignore);
+      throw error;
+    }
     if (!claimed) {
       execution.skip();
-      return this.#replay(rule.toolName, await this.#strict(rule.toolName, () => this.store.get(key)));
+      return this.#replay(rule.toolName, await execution.wait(this.#strict(rule.toolName, () => this.store.get(key))));
     }
     this.stats.runs++;
     let abandoned = false;
@@ -122,11 +139,11 @@ export class CallLedger {
       value = await execution.run(watcher);
     } catch (error) {
       // Given up while the handler runs on: the claim stays until it settles, and the watcher records the outcome then.
-      if (!abandoned) await this.#tolerant(() => this.store.delete(key));
+      if (!abandoned) await execution.wait(this.#tolerant(() => this.store.delete(key))).catch(ignore);
       throw error;
     }
-    // A failed write leaves the claim: later identical calls are refused as in doubt, never run again.
-    await this.#tolerant(() => this.store.set(key, doneRecord(value), ttl));
+    // A failed (or unanswered) write leaves the claim: later identical calls are refused as in doubt, never run again.
+    await execution.wait(this.#tolerant(() => this.store.set(key, doneRecord(value), ttl))).catch(ignore);
     return { value, reused: undefined };
   }
 
@@ -191,6 +208,9 @@ export class CallLedger {
     }
   }
 }
+
+/** For a store call whose outcome the call no longer waits for. */
+function ignore(): void {}
 
 export const NOT_JSON = Symbol("not JSON");
 

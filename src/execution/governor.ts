@@ -104,7 +104,8 @@ export class Governor {
     const execution: Execution = {
       run: (watcher) => this.#execute(prepared, call, context, hold, watcher, approval),
       skip: () => hold?.finish(),
-      join: (running) => joined(running, tool.name, toolCallId, call.caller),
+      join: (running) => bounded(running, tool.name, toolCallId, call.caller, undefined, true),
+      wait: (pending) => bounded(pending, tool.name, toolCallId, call.caller, call.timeoutMs, false),
     };
     const effects = policy?.effects;
     const shared: SharedResult =
@@ -143,7 +144,7 @@ export class Governor {
     if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
     if (approval !== undefined) {
       try {
-        await this.#useApproval(tool.name, approval);
+        await this.#useApproval(tool.name, toolCallId, approval, call.caller, call.timeoutMs);
       } catch (error) {
         breaker?.released();
         throw error;
@@ -204,11 +205,12 @@ export class Governor {
    * good): its nonce is marked used in the ledger until the token expires, once.
    * @throws ToolApprovalError `"used"` when it was used before, `"expired"` when it expired while the call waited
    * @throws ToolLedgerError when the ledger cannot say whether the token was used
+   * @throws ToolAbortedError or ToolTimeoutError (not started) when the ledger has not answered by the caller's abort or the time limit
    */
-  async #useApproval(toolName: string, claims: ApprovalClaims): Promise<void> {
+  async #useApproval(toolName: string, toolCallId: string, claims: ApprovalClaims, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<void> {
     const now = Date.now();
     if (claims.expiresAt <= now) throw new ToolApprovalError(toolName, "expired");
-    if (!(await this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, claims.expiresAt - now))) {
+    if (!(await bounded(this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, claims.expiresAt - now), toolName, toolCallId, caller, timeoutMs, false))) {
       throw new ToolApprovalError(toolName, "used");
     }
   }
@@ -296,30 +298,32 @@ class Hold {
 }
 
 /**
- * `running`, the run of an identical call, as the call that joined it waits for it: it ends at
- * this call's own caller's abort ({@link ToolAbortedError}), even while the run it joined goes on
- * (that run's own caller governs it). Its time limit needs no timer of its own: the run it joined
- * started first, under the same tool's limit, which ends that run first.
+ * `pending` as a call waits for it: the run of an identical call it joined, or a ledger store call
+ * made for it. It ends at the call's own caller's abort ({@link ToolAbortedError}) or after
+ * `timeoutMs` ({@link ToolTimeoutError}), even while what it waited for goes on.
+ * @param started whether the call's handler (or, for a joined run, an identical call's) may have started
  */
-function joined<T>(running: Promise<T>, toolName: string, toolCallId: string, caller: AbortFanOut | undefined): Promise<T> {
-  if (caller === undefined) return running;
+function bounded<T>(pending: Promise<T>, toolName: string, toolCallId: string, caller: AbortFanOut | undefined, timeoutMs: number | undefined, started: boolean): Promise<T> {
+  if (caller === undefined && timeoutMs === undefined) return pending;
   // An abort already heard fires no listener.
-  if (caller.signal.aborted) {
-    running.catch(() => undefined);
-    return Promise.reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason));
+  if (caller?.signal.aborted) {
+    pending.catch(() => undefined);
+    return Promise.reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, started));
   }
   return new Promise<T>((resolve, reject) => {
-    const unsubscribe = caller.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason)));
-    running.then(
-      (value) => {
-        unsubscribe();
-        resolve(value);
-      },
-      (error: unknown) => {
-        unsubscribe();
-        reject(error);
-      },
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let unsubscribe: (() => void) | undefined;
+    const settle = (finish: () => void): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      unsubscribe?.();
+      finish();
+    };
+    pending.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
     );
+    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, started))), timeoutMs);
+    if (caller !== undefined) unsubscribe = caller.subscribe(() => settle(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, started))));
   });
 }
 
