@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "../schema/canonical.js";
+import { beginCheck, endCheck } from "../schema/equality.js";
 import { ToolDefinitionError } from "../errors.js";
 import { issueLines, MAX_ISSUES } from "../text/issues.js";
 import { SchemaExplainer } from "./explainer.js";
@@ -320,7 +321,13 @@ class ValidatorEntry implements CompiledValidator {
   }
 
   Check(value: unknown): boolean {
-    return this.#validator.Check(value);
+    // One check of one value: its refinements share what they learn of it (see beginCheck).
+    beginCheck();
+    try {
+      return this.#validator.Check(value);
+    } finally {
+      endCheck();
+    }
   }
 
   compile(): void {

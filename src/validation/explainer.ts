@@ -1,5 +1,5 @@
 import { Format } from "typebox/format";
-import { jsonEqual, jsonKey } from "../schema/equality.js";
+import { beginCheck, checkIdentities, endCheck, jsonEqual } from "../schema/equality.js";
 import { MAX_REF_HOPS, MAX_VALUE_DEPTH } from "../schema/keywords.js";
 import { compilePattern, type PatternTester } from "../schema/patterns.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
@@ -147,7 +147,12 @@ export class SchemaExplainer {
   /** Why `value` fails the schema, in schema order: at most `limits.maxIssues` issues, and at least one. */
   explain(value: unknown, limits: ExplainLimits): Issue[] {
     const walk = new Walk(Math.max(1, limits.maxIssues), new StepBudget(limits.extraSteps ?? 10_000, value));
-    this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
+    beginCheck();
+    try {
+      this.#visit(this.#plans.of(this.#root), value, 0, walk, EXPLAIN);
+    } finally {
+      endCheck();
+    }
     return walk.issues.length > 0 ? walk.issues : [{ pointer: "", message: "arguments do not match the schema" }];
   }
 
@@ -166,7 +171,13 @@ export class SchemaExplainer {
    */
   matchesNode(node: unknown, value: unknown, budget: StepBudget): boolean | undefined {
     // A test reports nothing: only a spent budget ends its walk, and then its answer is unknown.
-    const matches = this.#visit(this.#plans.of(node), value, 0, new Walk(1, budget), TEST);
+    let matches: boolean;
+    beginCheck();
+    try {
+      matches = this.#visit(this.#plans.of(node), value, 0, new Walk(1, budget), TEST);
+    } finally {
+      endCheck();
+    }
     return budget.spent ? undefined : matches;
   }
 
@@ -463,18 +474,16 @@ const NO_MATCH: PatternTester = { test: () => false };
  * strings are keyed as themselves (no text is built for them), everything else by its JSON key.
  */
 function firstDuplicate(items: readonly unknown[], walk: Walk): [number, number] | undefined {
-  const numbers = new Map<number, number>();
-  const strings = new Map<string, number>();
-  const others = new Map<string, number>();
+  if (items.length < 2) return undefined;
+  // Shared with the walk's other arrays: nested unique arrays are read once in all.
+  const identities = checkIdentities();
+  const seen = new Map<number, number>();
   for (let index = 0; index < items.length; index++) {
     if (!walk.step()) return undefined;
-    const item = items[index];
-    // `0` and `-0` are one number here: Map keys compare them as equal.
-    const seen = typeof item === "number" ? numbers : typeof item === "string" ? strings : others;
-    const key = typeof item === "number" || typeof item === "string" ? item : jsonKey(item);
-    const first = (seen as Map<unknown, number>).get(key);
+    const identity = identities.of(items[index]);
+    const first = seen.get(identity);
     if (first !== undefined) return [first, index];
-    (seen as Map<unknown, number>).set(key, index);
+    seen.set(identity, index);
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { jsonEqual, jsonKey, jsonMembership } from "../schema/equality.js";
+import { checkIdentities, jsonEqual, jsonMembership, type JsonIdentities } from "../schema/equality.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { isRecord } from "../objects.js";
 
@@ -17,7 +17,7 @@ export interface Refinement {
   error(value: unknown): string;
 }
 
-/** `enum` by JSON Schema equality: primitives in a Set, objects and arrays by {@link jsonKey} (so an array-like object never equals an array). */
+/** `enum` by JSON Schema equality: primitives in a Set, objects and arrays by their text keys (so an array-like object never equals an array). */
 export function enumRefinement(values: readonly unknown[]): Refinement {
   return { check: jsonMembership(values), error: () => "must be equal to one of the allowed values" };
 }
@@ -32,12 +32,16 @@ export function multipleOfRefinement(divisor: number): Refinement {
   return { check: (value) => typeof value !== "number" || isMultipleOf(value, divisor), error: () => `must be multiple of ${divisor}` };
 }
 
-/** `uniqueItems: true` by JSON Schema equality, in linear time. */
+/**
+ * `uniqueItems: true` by JSON Schema equality, in linear time: by the items' {@link JsonIdentities},
+ * which one check shares among all its arrays, so nested unique arrays are read once in all.
+ */
 export const UNIQUE_ITEMS_REFINEMENT: Refinement = {
   check: (value) => {
-    if (!Array.isArray(value)) return true;
-    const seen = new Set<string>();
-    for (const item of value) seen.add(jsonKey(item));
+    if (!Array.isArray(value) || value.length < 2) return true;
+    const identities = checkIdentities();
+    const seen = new Set<number>();
+    for (const item of value) seen.add(identities.of(item));
     return seen.size === value.length;
   },
   error: () => "must NOT have duplicate items",
