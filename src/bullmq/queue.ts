@@ -71,7 +71,8 @@ const DEFAULT_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 10_000 }, re
  * The registry's `dispatch` and `dispatchAll`, with the handlers run by workers elsewhere
  * ({@link createToolWorker}) through a BullMQ queue on Redis. Each call is checked here (a refusal
  * reaches the model at once, with no network hop), enqueued as an envelope whose job id derives
- * from the call's id and fingerprint (so a repeated enqueue of the same call is one job), and its
+ * from the call's id and fingerprint (so a repeated enqueue of the same call while it is in flight
+ * is one job; once its job finished, the call runs again, as locally), and its
  * result awaited through BullMQ's `QueueEvents`. The tool's time limit and the caller's signal
  * apply here and on the worker.
  * @throws TypeError for a registry that is not one, or an option of the wrong kind
@@ -335,14 +336,18 @@ class QueueClient implements ToolQueue {
 
   /**
    * After an enqueue that met a job of the same id: a job still waiting or running is joined (its
-   * events will tell), a finished one is read when its outcome is final, and replaced when it is
-   * not (a repeat of an aborted or timed-out call, or of one that waited for approval, runs again).
+   * events will tell), and so is one that finished while the enqueue was on its way, when its
+   * outcome is final. A job that had finished before, or without a final outcome (a repeat of an
+   * aborted or timed-out call, or of one that waited for approval), is replaced: the call runs
+   * again, as the local registry runs a call given twice (a `once` tool is kept once by its ledger).
    */
   async #joinFinished(added: Job, envelope: ToolCallEnvelope, jobId: string, onSettled: (settled: JobSettlement) => void): Promise<void> {
     const job = await this.#queue.getJob(jobId);
     if (job?.finishedOn === undefined || job.timestamp === added.timestamp) return;
     const settlement = settlementOf(job);
-    if (isFinal(settlement)) return onSettled(settlement);
+    // Another conversation may reuse a call id (models number calls from 0): a result kept from
+    // before this enqueue is not this call's. The clocks compared are the worker's and this process's.
+    if (job.finishedOn >= added.timestamp && isFinal(settlement)) return onSettled(settlement);
     // One repeat replaces it; the others wait for the job it enqueues, as they would for any.
     const claimed = await this.client.set(replaceClaimKey(this.prefix, this.queueName, jobId, job.timestamp), "1", "PX", REPLACE_CLAIM_MS, "NX");
     if (claimed !== "OK") return;
@@ -399,8 +404,9 @@ type JobSettlement =
 
 /**
  * A job id from the call's id, its fingerprint and its approval token's hash: the same call
- * enqueued twice is one job; a reused id with other arguments is another, and so is the call
- * dispatched again with the approval it waited for.
+ * enqueued twice while it is in flight is one job (a finished one is replaced by a new job of the
+ * same id); a reused id with other arguments is another, and so is the call dispatched again with
+ * the approval it waited for.
  */
 async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
   const approval = envelope.approval === undefined ? "" : `\n${hex(await sha256(envelope.approval))}`;

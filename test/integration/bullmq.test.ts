@@ -146,21 +146,40 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(order).toEqual(["a", "b", "c", "d"]);
     });
 
-    it("runs a call enqueued twice, at once or later, as one job", async () => {
+    it("runs a call enqueued twice while it is in flight as one job, and again once it finished, as the local registry does", async () => {
       const handler = vi.fn(async (args: PayArgs) => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         return `paid ${args.invoice}`;
       });
       const { queue } = queueAndWorker(payRegistry(), payRegistry(handler));
       const [first, second] = await Promise.all([queue.dispatch(call("same")), queue.dispatch(call("same"))]);
-      const third = await queue.dispatch(call("same"));
-      expect([first, second, third]).toEqual(["paid inv_1", "paid inv_1", "paid inv_1"]);
+      expect([first, second]).toEqual(["paid inv_1", "paid inv_1"]);
       expect(handler).toHaveBeenCalledOnce();
-      expect(await queue.dispatch(call("same", { invoice: "inv_2", amount: 1 }))).toBe("paid inv_2");
+      expect(await queue.dispatch(call("same"))).toBe("paid inv_1");
       expect(handler).toHaveBeenCalledTimes(2);
+      expect(await queue.dispatch(call("same", { invoice: "inv_2", amount: 1 }))).toBe("paid inv_2");
+      expect(handler).toHaveBeenCalledTimes(3);
     });
 
-    it("runs a call that needs approval once it is dispatched again with its approval token, and gives a repeat of it the same result", async () => {
+    it("never gives a call another conversation's result for the same call id: it runs anew", async () => {
+      let runs = 0;
+      const now = { name: "now", description: "The time", parameters: Type.Object({}) };
+      const nowRegistry = () => new ToolRegistry().register(now, () => ++runs);
+      const queueName = uniqueName("q");
+      open.push(createToolWorker(nowRegistry(), { connection: redis!.url, queueName }));
+      for (const id of ["0", ""]) {
+        // Two conversations, each numbering its calls from 0 (or sending no id), with a queue of its own.
+        const [first, second] = [0, 1].map(() => createToolQueue(nowRegistry(), { connection: redis!.url, queueName }));
+        open.push(first!, second!);
+        const before = runs;
+        expect(await first!.dispatch({ id, name: "now", arguments: {} })).toBe(before + 1);
+        const [result] = await second!.dispatchAll([{ id, name: "now", arguments: {} }]);
+        expect(result).toMatchObject({ status: "ok", value: before + 2 });
+        expect(result?.status === "ok" && result.reused).toBeUndefined();
+      }
+    });
+
+    it("runs a call that needs approval once it is dispatched again with its approval token, and refuses a repeat of it as used, as locally", async () => {
       const handler = vi.fn((args: PayArgs) => `paid ${args.invoice}`);
       const approvalSecret = "a secret of at least thirty-two characters";
       const needsApproval = (run: (args: PayArgs) => unknown) => new ToolRegistry({ approvalSecret }).register(pay, run, { needsApproval: true });
@@ -170,7 +189,8 @@ describe.skipIf(redis === undefined)(title, () => {
       expect(waiting).toBeInstanceOf(ToolApprovalRequiredError);
       const approval = await sender.approve((waiting as ToolApprovalRequiredError).request);
       expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
-      expect(await queue.dispatch(call("1"), { approval })).toBe("paid inv_1");
+      // Run again, as locally: its worker's ledger refuses the token it already used.
+      expect(await queue.dispatch(call("1"), { approval }).catch((caught: unknown) => caught)).toMatchObject({ name: "ToolApprovalError", reason: "used" });
       expect(handler).toHaveBeenCalledOnce();
     });
 
