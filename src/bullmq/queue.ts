@@ -310,7 +310,8 @@ class QueueClient implements ToolQueue {
   }
 
   async #listen(): Promise<QueueEvents> {
-    const [seconds, microseconds] = (await this.client.time()) as [number | string, number | string];
+    // A Redis that took the connection and stopped answering would hold the call here for ever.
+    const [seconds, microseconds] = (await withinTime(this.client.time(), this.connectTimeoutMs)) as [number | string, number | string];
     const now = Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
     const events = new QueueEvents(this.queueName, { connection: this.eventsClient, prefix: this.prefix, lastEventId: `${now - 1}-0`, autorun: false });
     events.on("error", () => undefined);

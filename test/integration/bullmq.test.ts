@@ -417,6 +417,20 @@ describe.skipIf(redis === undefined)(title, () => {
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 
+  it("fails a queue's first call with a typed error naming the connection when Redis took it and stopped answering", async () => {
+    const proxy = await redisProxy(redis!.url);
+    const queue = createToolQueue(payRegistry(), { connection: proxy.url, queueName: uniqueName("q"), connectTimeoutMs: 300 });
+    open.push(queue, { close: () => proxy.stop() });
+    const { client } = redisClientsOf(queue)!;
+    await vi.waitFor(() => expect(client.status).toBe("ready"), EVENTUALLY);
+    proxy.freeze();
+    const started = performance.now();
+    const error = await Promise.race([queue.dispatch(call("1")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+    expect(error).toBeInstanceOf(ToolQueueConnectionError);
+    expect((error as ToolQueueConnectionError).connection).toBe(`${proxy.url}/0`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("fails a call that waits for its result when Redis is gone longer than connectTimeoutMs, saying the tool may have run", async () => {
     const proxy = await redisProxy(redis!.url);
     const queueName = uniqueName("q");

@@ -78,12 +78,15 @@ export interface RedisProxy {
   cut(): void;
   /** Cuts every connection and takes no new one (Redis gone for good). */
   stop(): Promise<void>;
+  /** Keeps every connection open, and takes new ones, but passes nothing on: a Redis that hangs. */
+  freeze(): void;
 }
 
 /** A proxy on 127.0.0.1, on a free port, to the Redis at `url`. */
 export async function redisProxy(url: string): Promise<RedisProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
+  let frozen = false;
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 6379), target.hostname);
     for (const socket of [client, upstream]) {
@@ -95,7 +98,8 @@ export async function redisProxy(url: string): Promise<RedisProxy> {
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    client.on("data", (chunk: Buffer) => void (frozen || upstream.write(chunk)));
+    upstream.on("data", (chunk: Buffer) => void (frozen || client.write(chunk)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -105,6 +109,9 @@ export async function redisProxy(url: string): Promise<RedisProxy> {
   return {
     url: `redis://127.0.0.1:${port}`,
     cut,
+    freeze: () => {
+      frozen = true;
+    },
     stop: () => {
       server.close();
       cut();
