@@ -190,10 +190,7 @@ class QueueClient implements ToolQueue {
     if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false);
     if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"), false);
     const jobId = await jobIdOf(envelope);
-    await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
-      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
-    });
-    await this.#listening(toolName);
+    await this.#connected(envelope, caller);
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
@@ -244,6 +241,38 @@ class QueueClient implements ToolQueue {
         (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error }))),
       );
     });
+  }
+
+  /**
+   * Waits for Redis and the queue's events, under the call's deadline and its caller's signal:
+   * a call that gives up here was never enqueued.
+   */
+  async #connected(envelope: ToolCallEnvelope, caller: AbortFanOut | undefined): Promise<void> {
+    const { toolCallId, toolName } = envelope;
+    const ready = (async () => {
+      await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
+        throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+      });
+      await this.#listening(toolName);
+    })();
+    if (envelope.deadline === undefined && caller === undefined) return ready;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let unsubscribe: (() => void) | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      if (envelope.deadline !== undefined) {
+        const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
+        timer = setTimeout(() => reject(timeout), Math.max(0, envelope.deadline - Date.now()));
+      }
+      if (caller !== undefined) unsubscribe = caller.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false)));
+    });
+    // A wait given up on still ends (within connectTimeoutMs), unheard.
+    ready.catch(() => undefined);
+    try {
+      await Promise.race([ready, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+      unsubscribe?.();
+    }
   }
 
   /** Asks that a job no longer run: removed if it waits, cancelled on its worker if it runs. */

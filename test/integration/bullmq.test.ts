@@ -566,6 +566,21 @@ describe.skipIf(redis === undefined)(title, () => {
     expect(closed).toBe("closed");
   });
 
+  it("settles a call that waits for its connection at its caller's abort or its tool's time limit, not at connectTimeoutMs", async () => {
+    const silent = await silentServer();
+    const within = (pending: Promise<unknown>) => Promise.race([pending.catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2_000))]);
+    const queue = createToolQueue(payRegistry(), { connection: silent.url, queueName: uniqueName("q"), connectTimeoutMs: 5_000 });
+    const limited = createToolQueue(payRegistry(undefined, { timeoutMs: 200 }), { connection: silent.url, queueName: uniqueName("q"), connectTimeoutMs: 5_000 });
+    // Closed once the silent server is gone, which ends their connections at once.
+    open.push({ close: () => silent.stop().then(() => Promise.all([queue.close(), limited.close()])).then(() => undefined) });
+    const aborted = await within(queue.dispatch(call("1"), { signal: AbortSignal.timeout(100) }));
+    expect(aborted).toBeInstanceOf(ToolAbortedError);
+    expect(aborted).toMatchObject({ started: false });
+    const timedOut = await within(limited.dispatch(call("2")));
+    expect(timedOut).toBeInstanceOf(ToolTimeoutError);
+    expect(timedOut).toMatchObject({ timeoutMs: 200 });
+  });
+
   it("gives the caller the three verbs and nothing else: no Redis client or setting is reachable from the queue", async () => {
     const queue = createToolQueue(payRegistry(), { connection: `redis://127.0.0.1:${await freePort()}`, queueName: uniqueName("q") });
     open.push(queue);
