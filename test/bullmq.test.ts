@@ -23,7 +23,7 @@ describe("the options of the queue, the worker and the ledger", () => {
     expect(thrownBy(() => createToolWorker(registry, { connection, queueName: "q", lockDuration: 100 } as never))).toEqual(
       new TypeError('unknown option "lockDuration": the options are connection, queueName, prefix, concurrency, workerOptions'),
     );
-    expect(thrownBy(() => new RedisLedger({ connection, prefix: "x:" } as never))).toEqual(new TypeError('unknown option "prefix": the options are connection, keyPrefix'));
+    expect(thrownBy(() => new RedisLedger({ connection, prefix: "x:" } as never))).toEqual(new TypeError('unknown option "prefix": the options are connection, keyPrefix, commandTimeoutMs'));
   });
 
   it("refuse, in a queue's dispatch and dispatchAll, an option the registry's would refuse", async () => {

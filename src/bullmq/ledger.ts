@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
 import { connect, type RedisConnection } from "./connection.js";
-import { everyOption, refuseUnknownOptions } from "../options.js";
+import { everyOption, milliseconds, refuseUnknownOptions } from "../options.js";
 
 /** Options of a {@link RedisLedger}. */
 export interface RedisLedgerOptions {
@@ -12,6 +12,13 @@ export interface RedisLedgerOptions {
    * @default "ttr:ledger:"
    */
   keyPrefix?: string;
+  /**
+   * How long a store call waits for Redis's answer, in milliseconds, before it fails (and the
+   * registry refuses a `once` call as `ToolLedgerError` `"unavailable"`), also while Redis is not
+   * connected or takes the connection and never answers. `Infinity` waits for ever.
+   * @default 2000
+   */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -25,9 +32,10 @@ export class RedisLedger implements LedgerStore {
   readonly #prefix: string;
 
   /**
-   * @param options `{ connection, keyPrefix? }`, or the connection alone (a URL, ioredis options or
-   * a client), as the queue and the worker take it
-   * @throws TypeError for a connection that is none of a URL, options or a client, or a prefix that is not a string
+   * @param options `{ connection, keyPrefix?, commandTimeoutMs? }`, or the connection alone (a URL,
+   * ioredis options or a client), as the queue and the worker take it
+   * @throws TypeError for a connection that is none of a URL, options or a client, a prefix that is
+   * not a string, or a time limit that is not a positive number of milliseconds
    */
   constructor(options: RedisLedgerOptions | RedisConnection) {
     if (isLedgerOptions(options)) refuseUnknownOptions(options, LEDGER_OPTIONS);
@@ -35,8 +43,10 @@ export class RedisLedger implements LedgerStore {
     const prefix = options.keyPrefix ?? "ttr:ledger:";
     if (typeof prefix !== "string") throw new TypeError(`keyPrefix must be a string, got ${typeof prefix}`);
     this.#prefix = prefix;
-    // A store call fails rather than waits while Redis is away: the registry then fails closed.
-    this.#client = connect("connection", options.connection, { maxRetriesPerRequest: 1 });
+    const commandTimeoutMs = milliseconds("commandTimeoutMs", options.commandTimeoutMs) ?? 2_000;
+    // A store call fails rather than waits while Redis is away, or there and silent: the registry
+    // then fails closed. Every command here is a quick one, so a bound on each is safe.
+    this.#client = connect("connection", options.connection, { maxRetriesPerRequest: 1, ...(commandTimeoutMs === Infinity ? {} : { commandTimeout: commandTimeoutMs }) });
   }
 
   async get(key: string): Promise<JsonValue | undefined> {
@@ -67,7 +77,7 @@ export class RedisLedger implements LedgerStore {
 }
 
 /** Every option of {@link RedisLedger}: it refuses any other (a misspelt one). */
-const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPrefix"]);
+const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPrefix", "commandTimeoutMs"]);
 
 /** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
 function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {

@@ -101,6 +101,32 @@ describe.skipIf(redis === undefined)(title, () => {
     });
   });
 
+  describe("RedisLedger while Redis does not answer", () => {
+    const payOnce = (ledger: RedisLedger) => new ToolRegistry({ ledger }).register(pay, () => "paid", { effects: "once" });
+    const within = (pending: Promise<unknown>, ms: number) => Promise.race([pending, new Promise((resolve) => setTimeout(() => resolve("still waiting"), ms))]);
+
+    it("refuses a once call as unavailable within its 2 s default when Redis took the connection and stopped answering", async () => {
+      const proxy = await redisProxy(redis!.url);
+      const ledger = new RedisLedger({ connection: proxy.url, keyPrefix: `${uniqueName("ledger")}:` });
+      open.push({ close: () => proxy.stop().then(() => ledger.close()) });
+      const registry = payOnce(ledger);
+      expect(await registry.dispatch(call("1"))).toBe("paid");
+      proxy.freeze();
+      const [result] = (await within(registry.dispatchAll([call("2")]), 5_000)) as ToolResult[];
+      expect(result?.status === "error" && result.error).toMatchObject({ name: "ToolLedgerError", reason: "unavailable" });
+    });
+
+    it("refuses a once call as unavailable after commandTimeoutMs when Redis takes the connection and never answers", async () => {
+      const silent = await silentServer();
+      const ledger = new RedisLedger({ connection: silent.url, commandTimeoutMs: 300 });
+      open.push({ close: () => silent.stop().then(() => ledger.close()) });
+      const started = performance.now();
+      const [result] = (await within(payOnce(ledger).dispatchAll([call("1")]), 3_000)) as ToolResult[];
+      expect(result?.status === "error" && result.error).toMatchObject({ name: "ToolLedgerError", reason: "unavailable" });
+      expect(performance.now() - started).toBeLessThan(1_500);
+    });
+  });
+
   describe("createToolQueue and createToolWorker", () => {
     it("give the results the local dispatchAll gives, each matched to its call", async () => {
       const handler = (args: PayArgs) => {
