@@ -62,3 +62,12 @@ export function whenReady(client: Redis, timeoutMs: number): Promise<void> {
   }
   return waiting;
 }
+
+/** `promise`, or a rejection once `timeoutMs` have passed without it settling. */
+export function withinTime<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -16,7 +16,7 @@ import { resultValue } from "../results/value.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { failureContent, toFailure } from "../text/results.js";
 import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult } from "../types.js";
-import { connect, describeConnection, type RedisConnection, whenReady } from "./connection.js";
+import { connect, describeConnection, type RedisConnection, whenReady, withinTime } from "./connection.js";
 import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 import { resultFromWire } from "./results.js";
 import { cancelChannel, checkPrefix, checkQueueName, replaceClaimKey } from "./names.js";
@@ -441,13 +441,4 @@ type JobSettlement =
 async function jobIdOf(envelope: ToolCallEnvelope): Promise<string> {
   const approval = envelope.approval === undefined ? "" : `\n${hex(await sha256(envelope.approval))}`;
   return hex(await sha256(`${envelope.toolCallId}\n${envelope.fingerprint}${approval}`));
-}
-
-/** `promise`, or a rejection once `timeoutMs` have passed without it settling. */
-function withinTime<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -5,7 +5,7 @@ import type { ToolCallEnvelope } from "../execution/envelope.js";
 import type { JsonValue } from "../execution/ledger.js";
 import { checkRegistry, describeOption, everyOption, positiveInteger, refuseUnknownOptions } from "../options.js";
 import type { ToolRegistry } from "../registry/registry.js";
-import { connect, type RedisConnection } from "./connection.js";
+import { connect, type RedisConnection, withinTime } from "./connection.js";
 import { limiterOf } from "./limiter.js";
 import { cancelChannel, checkPrefix, checkQueueName } from "./names.js";
 import { resultToWire } from "./results.js";
@@ -39,7 +39,8 @@ export interface ToolWorker {
   readonly worker: Worker;
   /**
    * Stops taking jobs, lets the running ones finish, and closes the connections. When Redis is
-   * away for more than 2 seconds, it stops waiting for it: the connections are dropped, and jobs
+   * away for more than 2 seconds (not connected, or connected and answering nothing), it stops
+   * waiting for it: the connections are dropped, and jobs
    * still running stall (they run again elsewhere when their tool is safe to repeat).
    */
   close(): Promise<void>;
@@ -87,12 +88,11 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
       // outcome anyway: it stops waiting, and its connections are dropped (the job stalls, and
       // runs again elsewhere if it may).
       const away = whenAway(client, AWAY_AFTER_MS);
-      await Promise.race([worker.close(), away.promise]);
+      const wentAway = await Promise.race([worker.close().then(() => false), away.promise.then(() => true)]);
       away.stop();
-      for (const connection of [cancellations, client]) {
-        if (connection.status === "ready") await connection.quit().catch(() => connection.disconnect());
-        else connection.disconnect();
-      }
+      // A Redis that took the connection and stopped answering would hold `quit` for ever: past the grace, the socket is dropped.
+      const quit = (connection: Redis): Promise<unknown> => withinTime(connection.quit(), AWAY_AFTER_MS).catch(() => connection.disconnect());
+      await Promise.all([cancellations, client].map((connection) => (connection.status === "ready" && !wentAway ? quit(connection) : connection.disconnect())));
     },
   };
 }
@@ -120,7 +120,8 @@ const AWAY_AFTER_MS = 2_000;
 /**
  * Resolves once `client` has not been connected to Redis for `graceMs` on end (counted from now
  * when it is not connected now, else from when its connection closes; a reconnection starts the
- * count again), until stopped.
+ * count again), or once a `PING` on its connection went unanswered for `graceMs` (a Redis that
+ * holds the connection and answers nothing), until stopped.
  */
 function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -138,9 +139,24 @@ function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; sto
   client.on("close", lost);
   client.on("ready", back);
   if (client.status !== "ready") lost();
+  // When the PING still waiting for its answer was sent; one at a time, every quarter of the grace.
+  let askedAt: number | undefined;
+  const asking = setInterval(() => {
+    if (askedAt !== undefined) {
+      if (Date.now() - askedAt >= graceMs) away();
+      return;
+    }
+    if (client.status !== "ready") return;
+    askedAt = Date.now();
+    const answered = (): void => {
+      askedAt = undefined;
+    };
+    client.ping().then(answered, answered);
+  }, graceMs / 4);
   return {
     promise,
     stop: () => {
+      clearInterval(asking);
       back();
       client.off("close", lost);
       client.off("ready", back);

@@ -574,12 +574,42 @@ describe.skipIf(redis === undefined)(title, () => {
         return { url: proxy.url, breakIt: () => proxy.stop() };
       },
     ],
+    [
+      "whose Redis took the connection and stopped answering",
+      async () => {
+        const proxy = await redisProxy(redis!.url);
+        open.push({ close: () => proxy.stop() });
+        return { url: proxy.url, breakIt: () => Promise.resolve(proxy.freeze()) };
+      },
+    ],
   ])("closes a worker %s without waiting for it", async (_name, setUp) => {
     const { url, breakIt } = await setUp();
     const worker = createToolWorker(payRegistry(), { connection: url, queueName: uniqueName("q") });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await breakIt();
     const closed = await Promise.race([worker.close().then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still closing"), 5_000))]);
+    expect(closed).toBe("closed");
+  });
+
+  it("closes a worker whose Redis stopped answering while a job ran, once it has answered nothing for 2 s", async () => {
+    const proxy = await redisProxy(redis!.url);
+    open.push({ close: () => proxy.stop() });
+    const queueName = uniqueName("q");
+    let started: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = async (args: PayArgs) => {
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return `paid ${args.invoice}`;
+    };
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    const worker = createToolWorker(payRegistry(slow), { connection: proxy.url, queueName });
+    open.push(queue);
+    void queue.dispatch(call("1")).catch(() => undefined);
+    await running;
+    proxy.freeze();
+    // The job ends, and its outcome cannot be written: BullMQ's close would wait for it for ever.
+    const closed = await Promise.race([worker.close().then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still closing"), 6_000))]);
     expect(closed).toBe("closed");
   });
 
