@@ -174,4 +174,44 @@ describe("validateToolArguments", () => {
       expect(error).toBeInstanceOf(ToolDefinitionError);
     });
   });
+
+  describe("rule 9: the schema is snapshot on its first use", () => {
+    it("ignores a type changed after the first call, so a value the schema refused stays refused", () => {
+      const parameters = { type: "object", properties: { s: { type: "string" } } } as Record<string, any>;
+      const tool = { name: "t", description: "", parameters };
+      expect(validateToolArguments(tool, { s: "x" })).toEqual({ s: "x" });
+      parameters.properties.s.type = "nonsense";
+      expect(issuesOf(() => validateToolArguments(tool, { s: 5 }))).toEqual(["/s: must be string"]);
+      expect(issuesOf(() => parseToolArguments(tool, '{"s":5}'))).toEqual(["/s: must be string"]);
+    });
+
+    it("never runs an unsafe pattern added after the first call", () => {
+      const parameters = { type: "object", properties: { s: { type: "string" } } } as Record<string, any>;
+      const tool = { name: "t", description: "", parameters };
+      validateToolArguments(tool, { s: "x" });
+      parameters.properties.s.pattern = "^(a+)+$";
+      const started = performance.now();
+      // Checked against the snapshot, which has no pattern: accepted at once, not after seconds of backtracking.
+      expect(validateToolArguments(tool, { s: `${"a".repeat(28)}!` })).toEqual({ s: `${"a".repeat(28)}!` });
+      expect(parseToolArguments(tool, `{"s":"${"a".repeat(28)}!"}`)).toEqual({ s: `${"a".repeat(28)}!` });
+      expect(performance.now() - started).toBeLessThan(500);
+    });
+
+    it("checks a schema that was broken on its first use again on its next use", () => {
+      const parameters = { type: "object", properties: { s: { type: "nonsense" } } } as Record<string, any>;
+      const tool = { name: "t", description: "", parameters };
+      expect(thrownBy(() => validateToolArguments(tool, {}))).toBeInstanceOf(ToolDefinitionError);
+      expect(thrownBy(() => validateToolArguments(tool, {}))).toBeInstanceOf(ToolDefinitionError);
+      parameters.properties.s.type = "string";
+      expect(validateToolArguments(tool, { s: "x" })).toEqual({ s: "x" });
+    });
+
+    it("refuses boolean schemas, as register does, with a definition error", () => {
+      for (const parameters of [true, false]) {
+        const tool = { name: "t", description: "", parameters } as never;
+        expect(thrownBy(() => validateToolArguments(tool, {}))).toBeInstanceOf(ToolDefinitionError);
+        expect(thrownBy(() => parseToolArguments(tool, "{}"))).toBeInstanceOf(ToolDefinitionError);
+      }
+    });
+  });
 });

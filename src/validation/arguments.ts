@@ -5,6 +5,7 @@ import { type FusedState, NOT_PLAIN } from "./fused-runtime.js";
 import { ToolArgumentsValidationError, ToolDefinitionError, ToolHookError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
 import { isPlainObject } from "../objects.js";
+import { snapshotSchema } from "../schema/snapshot.js";
 import type { ArgumentRepair } from "../types.js";
 import { repairArguments } from "./repair.js";
 import type { ToolDefinition } from "../types.js";
@@ -193,22 +194,52 @@ export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
 const sharedValidators = new ValidatorCache();
 
 /**
+ * The private, deeply frozen snapshot of each `parameters` object given to
+ * {@link validateToolArguments} and {@link parseToolArguments}, keyed by that object: taken and
+ * found sound on its first use, and the only schema checked from then on, so that later changes to
+ * the caller's object change nothing (as for `register`).
+ */
+const parameterSnapshots = new WeakMap<object, TSchema>();
+
+/**
+ * The validator of a tool's `parameters`, given without a registry: on the first use of a
+ * `parameters` object, its snapshot is taken and found sound (a broken schema throws, and is
+ * checked again on its next use); later uses look the snapshot up by the object.
+ * @throws ToolDefinitionError when the schema is not an object, cannot be snapshot, or is not sound
+ */
+function validatorOf(toolName: string, parameters: unknown): CompiledValidator {
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+    throw new ToolDefinitionError(toolName, "parameters must be a JSON Schema object");
+  }
+  const known = parameterSnapshots.get(parameters);
+  if (known !== undefined) return sharedValidators.get(toolName, known);
+  const taken = snapshotSchema(parameters);
+  if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
+  const snapshot = taken.snapshot as TSchema;
+  // Checks the snapshot (and compiles it lazily): only a sound snapshot is kept.
+  const validator = sharedValidators.get(toolName, snapshot);
+  parameterSnapshots.set(parameters, snapshot);
+  return validator;
+}
+
+/**
  * Checks `value` against `tool.parameters` and returns a private deep copy of
- * it, typed from the schema. Validators are compiled once per schema object
- * and kept in a shared LRU.
+ * it, typed from the schema. The schema is snapshot and checked on the first use of its object
+ * (later changes to that object change nothing); validators are compiled once per schema and
+ * kept in a shared LRU.
  * @throws ToolArgumentsValidationError when the arguments do not match
- * @throws ToolDefinitionError when the schema cannot compile
+ * @throws ToolDefinitionError when the schema is not a sound JSON Schema object or cannot compile
  */
 export function validateToolArguments<TParameters extends TSchema>(tool: ToolDefinition<TParameters>, value: unknown): Static<TParameters> {
-  return copyAndCheck(tool.name, sharedValidators.get(tool.name, tool.parameters), value) as Static<TParameters>;
+  return copyAndCheck(tool.name, validatorOf(tool.name, tool.parameters), value) as Static<TParameters>;
 }
 
 /**
  * Parses `json` (the arguments text a provider delivered) and checks it
  * against `tool.parameters`, with the same rules as {@link validateToolArguments}.
  * @throws ToolArgumentsValidationError when the text is not JSON or does not match
- * @throws ToolDefinitionError when the schema cannot compile
+ * @throws ToolDefinitionError when the schema is not a sound JSON Schema object or cannot compile
  */
 export function parseToolArguments<TParameters extends TSchema>(tool: ToolDefinition<TParameters>, json: string): Static<TParameters> {
-  return parseAndCheck(tool.name, sharedValidators.get(tool.name, tool.parameters), json, DEFAULT_MAX_ARGUMENT_BYTES) as Static<TParameters>;
+  return parseAndCheck(tool.name, validatorOf(tool.name, tool.parameters), json, DEFAULT_MAX_ARGUMENT_BYTES) as Static<TParameters>;
 }
