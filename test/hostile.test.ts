@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ToolArgumentsValidationError, ToolRegistry, Type, UnknownToolError, type ToolCallContent } from "../src/index.js";
+import { failureContent, parseToolArguments, precompileValidators, ToolArgumentsValidationError, ToolDefinitionError, ToolRegistry, Type, UnknownToolError, validateToolArguments, type ToolCallContent } from "../src/index.js";
 import { ROOT_ISSUES } from "../src/text/issues.js";
 import { MAX_FAST_VALUES } from "../src/validation/copy.js";
-import { rejectionOf, toolCall } from "./support/fixtures.js";
+import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 const anything = Type.Object({ value: Type.Unknown() });
 const recursive = Type.Cyclic({ Node: Type.Object({ next: Type.Optional(Type.Ref("Node")) }) }, "Node");
@@ -346,6 +346,50 @@ describe("malformed tool calls", () => {
     const results = await registry().dispatchAll([null, throwing, { id: 7, name: "anything", arguments: { value: 1 } }] as never);
     expect(results.map((result) => result.isError)).toEqual([true, true, false]);
     expect(results[2]).toMatchObject({ toolCallId: "7", toolName: "anything" });
+  });
+});
+
+describe("malformed tool definitions", () => {
+  const revoked = (): object => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const schema = Type.Object({ a: Type.String() }, { required: ["a"] });
+  const definitions: Array<[string, () => unknown]> = [
+    ["null", () => null],
+    ["a number", () => 5],
+    ["a revoked proxy", revoked],
+    ["a definition whose name getter throws", () => ({ get name(): never { throw new Error("getter"); }, description: "", parameters: schema })],
+    ["a definition whose parameters getter throws", () => ({ name: "x", description: "", get parameters(): never { throw new Error("getter"); } })],
+    ["a definition with no name", () => ({ parameters: schema })],
+    ["a definition whose name is a number", () => ({ name: 5, parameters: schema })],
+    ["a boolean schema", () => ({ name: "x", description: "", parameters: true })],
+  ];
+
+  it.each(definitions)("validateToolArguments refuses %s with ToolDefinitionError", (_label, definition) => {
+    expect(thrownBy(() => validateToolArguments(definition() as never, {}))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it.each(definitions)("parseToolArguments refuses %s with ToolDefinitionError", (_label, definition) => {
+    expect(thrownBy(() => parseToolArguments(definition() as never, "{}"))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it.each(definitions)("register refuses %s with ToolDefinitionError", (_label, definition) => {
+    expect(thrownBy(() => new ToolRegistry().register(definition() as never, () => 1))).toBeInstanceOf(ToolDefinitionError);
+  });
+
+  it.each([
+    ["null", null],
+    ["a number", 5],
+  ])("precompileValidators refuses %s with a TypeError that names it", (label, entry) => {
+    const error = thrownBy(() => precompileValidators([entry as never]));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(`precompileValidators needs tool definitions or schema objects, got ${label === "null" ? "null" : "number"}`);
+  });
+
+  it("failureContent describes a revoked proxy without throwing", () => {
+    expect(failureContent(revoked())).toBe("Tool call failed: threw an unreadable error");
   });
 });
 

@@ -110,7 +110,13 @@ function checkDefinition(definition: ToolDefinition): string {
   if (typeof definition !== "object" || definition === null) {
     throw new ToolDefinitionError("", `the definition must be an object, got ${definition === null ? "null" : typeof definition}`);
   }
-  const { name, description, parameters } = definition;
+  let name: unknown, description: unknown, parameters: unknown;
+  try {
+    ({ name, description, parameters } = definition);
+  } catch (error) {
+    // A revoked proxy, or a getter that throws.
+    throw new ToolDefinitionError("", "the definition cannot be read", { cause: error });
+  }
   if (typeof name !== "string" || name.length === 0) throw new ToolDefinitionError(String(name ?? ""), "the name must be a non-empty string");
   if (!TOOL_NAME.test(name)) throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
   if (typeof description !== "string") throw new ToolDefinitionError(name, "the description must be a string");

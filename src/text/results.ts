@@ -35,7 +35,14 @@ export const MAX_FAILURE_CONTENT_CHARACTERS = 8_192;
  * `dispatchAll` passes it for every call read through one.
  */
 export function failureContent(error: unknown, names?: ModelNames): string {
-  return cut(describeFailure(error, names), MAX_FAILURE_CONTENT_CHARACTERS);
+  let described: string;
+  try {
+    described = describeFailure(error, names);
+  } catch {
+    // An error that cannot even be asked its class (a revoked proxy).
+    described = "Tool call failed: threw an unreadable error";
+  }
+  return cut(described, MAX_FAILURE_CONTENT_CHARACTERS);
 }
 
 function describeFailure(error: unknown, names: ModelNames | undefined): string {

@@ -202,12 +202,35 @@ const sharedValidators = new ValidatorCache();
 const parameterSnapshots = new WeakMap<object, TSchema>();
 
 /**
+ * The name of a tool given without a registry.
+ * @throws ToolDefinitionError for a definition that is not an object, cannot be read, or whose name is not a string
+ */
+function toolNameOf(tool: unknown): string {
+  if (typeof tool !== "object" || tool === null) throw new ToolDefinitionError("", `the definition must be an object, got ${tool === null ? "null" : typeof tool}`);
+  let name: unknown;
+  try {
+    name = (tool as { name?: unknown }).name;
+  } catch (error) {
+    throw new ToolDefinitionError("", "the definition cannot be read", { cause: error });
+  }
+  if (typeof name !== "string") throw new ToolDefinitionError("", `the name must be a string, got ${typeof name}`);
+  return name;
+}
+
+/**
  * The validator of a tool's `parameters`, given without a registry: on the first use of a
  * `parameters` object, its snapshot is taken and found sound (a broken schema throws, and is
  * checked again on its next use); later uses look the snapshot up by the object.
- * @throws ToolDefinitionError when the schema is not an object, cannot be snapshot, or is not sound
+ * @throws ToolDefinitionError when the definition cannot be read, or its schema is not an object, cannot be
+ * snapshot, or is not sound
  */
-function validatorOf(toolName: string, parameters: unknown): CompiledValidator {
+function validatorOf(toolName: string, tool: object): CompiledValidator {
+  let parameters: unknown;
+  try {
+    parameters = (tool as { parameters?: unknown }).parameters;
+  } catch (error) {
+    throw new ToolDefinitionError(toolName, "the definition cannot be read", { cause: error });
+  }
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(toolName, "parameters must be a JSON Schema object");
   }
@@ -228,18 +251,22 @@ function validatorOf(toolName: string, parameters: unknown): CompiledValidator {
  * (later changes to that object change nothing); validators are compiled once per schema and
  * kept in a shared LRU.
  * @throws ToolArgumentsValidationError when the arguments do not match
- * @throws ToolDefinitionError when the schema is not a sound JSON Schema object or cannot compile
+ * @throws ToolDefinitionError when the definition is not an object with a string `name`, or its
+ * schema is not a sound JSON Schema object or cannot compile
  */
 export function validateToolArguments<TParameters extends TSchema>(tool: ToolDefinition<TParameters>, value: unknown): Static<TParameters> {
-  return copyAndCheck(tool.name, validatorOf(tool.name, tool.parameters), value) as Static<TParameters>;
+  const name = toolNameOf(tool);
+  return copyAndCheck(name, validatorOf(name, tool), value) as Static<TParameters>;
 }
 
 /**
  * Parses `json` (the arguments text a provider delivered) and checks it
  * against `tool.parameters`, with the same rules as {@link validateToolArguments}.
  * @throws ToolArgumentsValidationError when the text is not JSON or does not match
- * @throws ToolDefinitionError when the schema is not a sound JSON Schema object or cannot compile
+ * @throws ToolDefinitionError when the definition is not an object with a string `name`, or its
+ * schema is not a sound JSON Schema object or cannot compile
  */
 export function parseToolArguments<TParameters extends TSchema>(tool: ToolDefinition<TParameters>, json: string): Static<TParameters> {
-  return parseAndCheck(tool.name, validatorOf(tool.name, tool.parameters), json, DEFAULT_MAX_ARGUMENT_BYTES) as Static<TParameters>;
+  const name = toolNameOf(tool);
+  return parseAndCheck(name, validatorOf(name, tool), json, DEFAULT_MAX_ARGUMENT_BYTES) as Static<TParameters>;
 }

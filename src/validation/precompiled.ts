@@ -47,12 +47,13 @@ const TYPEBOX_IMPORT = /^import \{ (\w+) \} from ["'](typebox\/[\w/]+)["'];?$/;
  * `typebox`, which pnpm does not make reachable from an application), and is
  * valid as JavaScript and as TypeScript: save it as `.ts` in a TypeScript
  * project (tsc type-checks and emits it like any source file), or as `.js`.
- * @throws TypeError for a schema that is not plain JSON
+ * @throws TypeError for an entry that is not an object, or a schema that is not plain JSON
  */
 export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>): string {
   const imported = new Set<string>();
   const entries = new Map<string, string>();
   for (const tool of tools) {
+    if (typeof tool !== "object" || tool === null) throw new TypeError(`precompileValidators needs tool definitions or schema objects, got ${tool === null ? "null" : typeof tool}`);
     const schema = isDefinition(tool) ? tool.parameters : tool;
     const form = precompiledForm(schema);
     if (form === undefined) throw new TypeError("precompileValidators needs schemas that are plain JSON");
