@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { precompileValidators } from "../../src/index.js";
+import { precompileValidators, ToolArgumentsValidationError, validateToolArguments } from "../../src/index.js";
 import { corpusDirectory } from "../support/corpus.js";
 import { demand, type RecordedRequest, type ReplyTo, startReplayServer } from "../fixtures/providers/replay-server.js";
 
@@ -151,6 +151,19 @@ describe("the documentation", () => {
     for (const document of [...documents, "CONTRIBUTING.md", "CHANGELOG.md"]) {
       expect(readFileSync(join(root, document), "utf8"), document).not.toMatch(/\bthe (seed|issue|contract)\b/i);
     }
+  });
+
+  it("quotes the line that ends a capped issue list as the library writes it, and never says it counts the rest", () => {
+    const closed = { name: "closed", description: "", parameters: { type: "object", properties: {}, additionalProperties: false } };
+    let lastIssue: string | undefined;
+    try {
+      validateToolArguments(closed, Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`k${index}`, 1])));
+    } catch (error) {
+      lastIssue = (error as ToolArgumentsValidationError).issues.at(-1);
+    }
+    expect(lastIssue).toBe("/: more issues not shown");
+    for (const document of ["docs/registry.md", "docs/security.md"]) expect(readFileSync(join(root, document), "utf8"), document).toContain(lastIssue);
+    for (const document of documents) expect(readFileSync(join(root, document), "utf8"), document).not.toMatch(/counts the rest/);
   });
 
   it.each(blocks.map((block) => [block.name, block] as const))("%s compiles on its own", (_name, block) => {
