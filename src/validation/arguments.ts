@@ -201,6 +201,10 @@ const sharedValidators = new ValidatorCache();
  */
 const parameterSnapshots = new WeakMap<object, TSchema>();
 
+/** The `parameters` object looked up last, and its snapshot: a loop over one tool skips the WeakMap. */
+let lastParameters: object | undefined;
+let lastSnapshot: TSchema | undefined;
+
 /**
  * The name of a tool given without a registry.
  * @throws ToolDefinitionError for a definition that is not an object, cannot be read, or whose name is not a string
@@ -234,8 +238,13 @@ function validatorOf(toolName: string, tool: object): CompiledValidator {
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(toolName, "parameters must be a JSON Schema object");
   }
+  if (parameters === lastParameters) return sharedValidators.get(toolName, lastSnapshot!);
   const known = parameterSnapshots.get(parameters);
-  if (known !== undefined) return sharedValidators.get(toolName, known);
+  if (known !== undefined) {
+    lastParameters = parameters;
+    lastSnapshot = known;
+    return sharedValidators.get(toolName, known);
+  }
   const taken = snapshotSchema(parameters);
   if ("problem" in taken) throw new ToolDefinitionError(toolName, [taken.problem]);
   const snapshot = taken.snapshot as TSchema;
