@@ -232,25 +232,34 @@ function namedTwice(root: object): string | undefined {
 /** `Object.prototype` members, which TypeBox's `in` checks would find on every object. */
 const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-/**
- * Whether the schema names a property that every object inherits (`toString`,
- * `constructor`, `__proto__`, …). TypeBox tests presence with `in`, which
- * would see such a property on `{}`; these schemas are checked on
- * null-prototype copies instead.
- */
-export function namesInheritedProperties(schema: object): boolean {
-  let found = false;
+/** What a compiled check of a schema must take care of, found in one walk of it. */
+export interface CheckNeeds {
+  /**
+   * Whether the schema names a property that every object inherits (`toString`, `constructor`,
+   * `__proto__`, …). TypeBox tests presence with `in`, which would see such a property on `{}`;
+   * these schemas are checked on null-prototype copies instead.
+   */
+  readonly namesInheritedProperties: boolean;
+  /** Whether it has `uniqueItems: true`, whose arrays share their items' identities within one check. */
+  readonly uniqueItems: boolean;
+}
+
+/** {@link CheckNeeds} of `schema`; a schema too deep to walk whole is taken to need both. */
+export function checkNeedsOf(schema: object): CheckNeeds {
+  let inherited = false;
+  let uniqueItems = false;
   const stop = walkSchema(schema, (node) => {
+    if (node.uniqueItems === true) uniqueItems = true;
     const properties = node.properties;
-    if (typeof properties === "object" && properties !== null && Object.keys(properties).some((name) => INHERITED_NAMES.has(name))) found = true;
-    if (Array.isArray(node.required) && node.required.some((name) => INHERITED_NAMES.has(name as string))) found = true;
+    if (typeof properties === "object" && properties !== null && Object.keys(properties).some((name) => INHERITED_NAMES.has(name))) inherited = true;
+    if (Array.isArray(node.required) && node.required.some((name) => INHERITED_NAMES.has(name as string))) inherited = true;
     for (const keyword of ["dependentRequired", "dependencies", "dependentSchemas"]) {
       const dependencies = node[keyword];
       if (typeof dependencies !== "object" || dependencies === null) continue;
       for (const [trigger, names] of Object.entries(dependencies)) {
-        if (INHERITED_NAMES.has(trigger) || (Array.isArray(names) && names.some((name) => INHERITED_NAMES.has(name as string)))) found = true;
+        if (INHERITED_NAMES.has(trigger) || (Array.isArray(names) && names.some((name) => INHERITED_NAMES.has(name as string)))) inherited = true;
       }
     }
   });
-  return found || stop !== undefined;
+  return { namesInheritedProperties: inherited || stop !== undefined, uniqueItems: uniqueItems || stop !== undefined };
 }

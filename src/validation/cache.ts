@@ -8,7 +8,7 @@ import { issueLines, MAX_ISSUES } from "../text/issues.js";
 import { SchemaExplainer } from "./explainer.js";
 import { type FusedCopy, fusedFromSource, fusedSource } from "./fused.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
-import { assertSoundSchema, namesInheritedProperties } from "../schema/soundness.js";
+import { assertSoundSchema, checkNeedsOf } from "../schema/soundness.js";
 import { compileSchema } from "./compile.js";
 import { CompiledOnSecondUse, type TypeBoxCheck } from "./second-use.js";
 import { transformSchema } from "./transform.js";
@@ -276,8 +276,9 @@ export class ValidatorCache {
       // Precompiled code brings its fused function; else it is generated on a later use, where code generation is allowed.
       const fused = precompiled?.fused;
       const makeFused = precompiled === undefined && Environment.CanEvaluate() ? () => fusedOf(schema) : undefined;
-      const Entry = namesInheritedProperties(schema) ? OwnPropertiesEntry : ValidatorEntry;
-      return new Entry(compiled, schema, fused, makeFused);
+      const needs = checkNeedsOf(schema);
+      const Entry = needs.namesInheritedProperties ? OwnPropertiesEntry : ValidatorEntry;
+      return new Entry(compiled, schema, fused, makeFused, needs.uniqueItems);
     } catch (error) {
       throw cannotCompile(toolName, role, error);
     } finally {
@@ -294,16 +295,20 @@ class ValidatorEntry implements CompiledValidator {
   #fused: FusedCopy | undefined;
   #makeFused: (() => FusedCopy | undefined) | undefined;
   #uses = 0;
+  /** Whether a check shares its items' identities among its `uniqueItems` arrays (see beginCheck). */
+  readonly #sharesIdentities: boolean;
 
   /**
    * @param fused the fused copy-and-check, when it is at hand (precompiled)
    * @param makeFused what generates it on a later use, where code generation is allowed
+   * @param uniqueItems whether the schema has `uniqueItems: true`
    */
-  constructor(validator: TypeBoxCheck, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined) {
+  constructor(validator: TypeBoxCheck, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined, uniqueItems: boolean) {
     this.#validator = validator;
     this.#schema = schema;
     this.#fused = fused;
     this.#makeFused = makeFused;
+    this.#sharesIdentities = uniqueItems;
   }
 
   /**
@@ -321,7 +326,8 @@ class ValidatorEntry implements CompiledValidator {
   }
 
   Check(value: unknown): boolean {
-    // One check of one value: its refinements share what they learn of it (see beginCheck).
+    if (!this.#sharesIdentities) return this.#validator.Check(value);
+    // One check of one value: its unique arrays share what they learn of it (see beginCheck).
     beginCheck();
     try {
       return this.#validator.Check(value);

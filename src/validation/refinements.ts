@@ -1,4 +1,4 @@
-import { checkIdentities, jsonEqual, jsonMembership, type JsonIdentities } from "../schema/equality.js";
+import { checkIdentities, jsonEqual, jsonMembership } from "../schema/equality.js";
 import { isMultipleOf } from "../schema/multiple-of.js";
 import { isRecord } from "../objects.js";
 
@@ -33,7 +33,7 @@ export function multipleOfRefinement(divisor: number): Refinement {
 }
 
 /**
- * `uniqueItems: true` by JSON Schema equality, in linear time: by the items' {@link JsonIdentities},
+ * `uniqueItems: true` by JSON Schema equality, in linear time: by the items' identities (`JsonIdentities`),
  * which one check shares among all its arrays, so nested unique arrays are read once in all.
  */
 export const UNIQUE_ITEMS_REFINEMENT: Refinement = {
