@@ -22,6 +22,22 @@ function payRegistry(options: RegisterOptions = {}, registryOptions: Constructor
   return { registry, runs };
 }
 
+/** A `pay` tool whose runs last until `finish` is called, then return `result`. */
+function gatedPayRegistry(options: RegisterOptions, result: string) {
+  const waiting: Array<() => void> = [];
+  let runs = 0;
+  const registry = new ToolRegistry().register(
+    payTool,
+    async () => {
+      runs++;
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return result;
+    },
+    options,
+  );
+  return { registry, finish: () => waiting.splice(0).forEach((resolve) => resolve()), runs: () => runs };
+}
+
 const call = (id: string, args: Record<string, unknown> | string = { invoice: "inv_1", amount: 10 }) => toolCall("pay", args, id);
 
 describe("concurrent identical calls", () => {
@@ -72,24 +88,8 @@ describe("concurrent identical calls", () => {
 });
 
 describe("a call that joins an identical call in flight", () => {
-  /** A read-only tool whose one run lasts until `finish` is called. */
-  function slowRegistry() {
-    let finish!: () => void;
-    let runs = 0;
-    const registry = new ToolRegistry().register(
-      payTool,
-      async () => {
-        runs++;
-        await new Promise<void>((resolve) => (finish = resolve));
-        return "done";
-      },
-      { effects: "read-only" },
-    );
-    return { registry, finish: () => finish(), runs: () => runs };
-  }
-
   it("ends at its own caller's abort, already heard or heard while it waits, and the run it joined goes on", async () => {
-    const { registry, finish, runs } = slowRegistry();
+    const { registry, finish, runs } = gatedPayRegistry({ effects: "read-only" }, "done");
     const first = registry.dispatch(call("a"));
     await vi.waitFor(() => expect(runs()).toBe(1));
     const aborted = new AbortController();
@@ -198,17 +198,7 @@ describe("a once tool", () => {
   });
 
   it("keeps its claim while a timed-out handler runs on, and records the late result", async () => {
-    let finish!: () => void;
-    let runs = 0;
-    const registry = new ToolRegistry().register(
-      payTool,
-      async () => {
-        runs++;
-        await new Promise<void>((resolve) => (finish = resolve));
-        return "paid late";
-      },
-      { effects: "once", timeoutMs: 10 },
-    );
+    const { registry, finish, runs } = gatedPayRegistry({ effects: "once", timeoutMs: 10 }, "paid late");
     expect(await rejectionOf(registry.dispatch(call("a")))).toBeInstanceOf(ToolTimeoutError);
     expect(await rejectionOf(registry.dispatch(call("b")))).toMatchObject({ reason: "in-doubt" });
     finish();
@@ -216,7 +206,7 @@ describe("a once tool", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const [replayed] = await registry.dispatchAll([call("c")]);
     expect(replayed).toMatchObject({ status: "ok", reused: "ledger", value: "paid late" });
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it("replays a rich result as a rich result, and a result with no JSON as a typed refusal", async () => {
