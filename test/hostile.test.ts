@@ -388,6 +388,16 @@ describe("malformed tool definitions", () => {
     expect((error as Error).message).toBe(`precompileValidators needs tool definitions or schema objects, got ${label === "null" ? "null" : "number"}`);
   });
 
+  it.each([
+    ["null", null, "null"],
+    ["a plain object", {}, "object"],
+    ["a number", 5, "5"],
+  ])("precompileValidators refuses %s in place of a list with a TypeError that names it", (_label, tools, described) => {
+    const error = thrownBy(() => precompileValidators(tools as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(`precompileValidators needs an iterable of tool definitions or schemas, got ${described}`);
+  });
+
   it("failureContent describes a revoked proxy without throwing", () => {
     expect(failureContent(revoked())).toBe("Tool call failed: threw an unreadable error");
   });

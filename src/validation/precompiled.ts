@@ -1,5 +1,6 @@
 import type { TSchema } from "typebox";
 import { Code } from "typebox/compile";
+import { describeOption } from "../options.js";
 import { canonicalJson, declaredOrderJson } from "../schema/canonical.js";
 import type { ToolDefinition } from "../types.js";
 import { type FusedCopy, fusedSource } from "./fused.js";
@@ -47,9 +48,10 @@ const TYPEBOX_IMPORT = /^import \{ (\w+) \} from ["'](typebox\/[\w/]+)["'];?$/;
  * `typebox`, which pnpm does not make reachable from an application), and is
  * valid as JavaScript and as TypeScript: save it as `.ts` in a TypeScript
  * project (tsc type-checks and emits it like any source file), or as `.js`.
- * @throws TypeError for an entry that is not an object, or a schema that is not plain JSON
+ * @throws TypeError for `tools` that is not iterable, an entry that is not an object, or a schema that is not plain JSON
  */
 export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>): string {
+  if (typeof (tools as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== "function") throw new TypeError(`precompileValidators needs an iterable of tool definitions or schemas, got ${describeOption(tools)}`);
   const imported = new Set<string>();
   const entries = new Map<string, string>();
   for (const tool of tools) {
