@@ -379,6 +379,21 @@ describe("malformed tool definitions", () => {
     expect(thrownBy(() => new ToolRegistry().register(definition() as never, () => 1))).toBeInstanceOf(ToolDefinitionError);
   });
 
+  it("register refuses a definition whose outputSchema getter throws with ToolDefinitionError", () => {
+    const definition = { name: "x", description: "", parameters: schema, get outputSchema(): never { throw new Error("getter"); } };
+    const error = thrownBy(() => new ToolRegistry().register(definition as never, () => 1));
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect((error as ToolDefinitionError).message).toBe('Invalid definition for tool "x": the definition cannot be read');
+  });
+
+  it("register reads each field of a definition once: a name getter that answers otherwise later registers the name it first gave", () => {
+    let reads = 0;
+    const definition = { get name() { return reads++ === 0 ? "first" : "second"; }, description: "", parameters: schema };
+    const registry = new ToolRegistry().register(definition as never, () => 1);
+    expect(registry.get("first")?.name).toBe("first");
+    expect(registry.has("second")).toBe(false);
+  });
+
   it.each([
     ["null", null],
     ["a number", 5],

@@ -54,16 +54,16 @@ export class ToolDefinitions {
    * @throws TypeError for an option of the wrong kind
    */
   prepare(definition: ToolDefinition, handler: unknown, options: RegisterOptions, isTaken: (name: string) => boolean): RegisteredTool {
-    const name = checkDefinition(definition);
+    const { name, description, parameters: declared, outputSchema: declaredOutput, fields } = checkDefinition(definition);
     if (isTaken(name)) throw new ToolDefinitionError(name, "a tool with this name is already registered");
     if (typeof handler !== "function") throw new ToolDefinitionError(name, `the handler must be a function, got ${typeof handler}`);
     options ??= {};
     refuseUnknownOptions(options, REGISTER_OPTIONS);
     const timeoutMs = milliseconds("timeoutMs", options.timeoutMs);
-    const parameters = this.#snapshotOf(name, definition.parameters);
-    const outputSchema = definition.outputSchema === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, definition.outputSchema));
+    const parameters = this.#snapshotOf(name, declared);
+    const outputSchema = declaredOutput === undefined ? undefined : this.#outputSnapshotOf(name, checkOutputSchema(name, declaredOutput));
     const policy = toolPolicy(name, options, outputSchema);
-    const frozen = Object.freeze(outputSchema === undefined ? { ...definition, parameters } : { ...definition, parameters, outputSchema });
+    const frozen: ToolDefinition = Object.freeze(outputSchema === undefined ? { ...fields, name, description, parameters } : { ...fields, name, description, parameters, outputSchema });
     return { name, definition: frozen, handler: handler as ToolHandler<TSchema>, timeoutMs, policy, options: Object.freeze({ ...options }), lastRefusal: undefined, validatorSlot: validatorSlot() };
   }
 
@@ -105,17 +105,32 @@ function checkOutputSchema(name: string, schema: unknown): object {
   return schema;
 }
 
-/** The definition's name, once its fields are of the right kinds. */
-function checkDefinition(definition: ToolDefinition): string {
+/** A definition's fields, each read once, checked for their kinds. */
+interface DefinitionFields {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: object;
+  readonly outputSchema: unknown;
+  /** Every own enumerable field (the four above as they read a second time, which the registry never uses). */
+  readonly fields: Record<string, unknown>;
+}
+
+/**
+ * The definition's fields, once they are of the right kinds. Each is read once: a getter that
+ * answers otherwise the second time is not asked again, and one that throws (or a revoked proxy)
+ * is a definition that cannot be read.
+ */
+function checkDefinition(definition: ToolDefinition): DefinitionFields {
   if (typeof definition !== "object" || definition === null) {
     throw new ToolDefinitionError("", `the definition must be an object, got ${definition === null ? "null" : typeof definition}`);
   }
-  let name: unknown, description: unknown, parameters: unknown;
+  let name: unknown, description: unknown, parameters: unknown, outputSchema: unknown, fields: Record<string, unknown>;
   try {
-    ({ name, description, parameters } = definition);
+    ({ name, description, parameters, outputSchema } = definition);
+    fields = { ...definition };
   } catch (error) {
     // A revoked proxy, or a getter that throws.
-    throw new ToolDefinitionError("", "the definition cannot be read", { cause: error });
+    throw new ToolDefinitionError(typeof name === "string" ? name : "", "the definition cannot be read", { cause: error });
   }
   if (typeof name !== "string" || name.length === 0) throw new ToolDefinitionError(String(name ?? ""), "the name must be a non-empty string");
   if (!TOOL_NAME.test(name)) throw new ToolDefinitionError(name, "the name must be 1 to 128 letters, digits, '_', '-', '.' or ':'");
@@ -125,7 +140,7 @@ function checkDefinition(definition: ToolDefinition): string {
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ToolDefinitionError(name, "parameters must be a JSON Schema object");
   }
-  return name;
+  return { name, description, parameters, outputSchema, fields };
 }
 
 /**
