@@ -26,6 +26,18 @@ describe("the options of the queue, the worker and the ledger", () => {
     expect(thrownBy(() => new RedisLedger({ connection, prefix: "x:" } as never))).toEqual(new TypeError('unknown option "prefix": the options are connection, keyPrefix, commandTimeoutMs'));
   });
 
+  it("refuse a ledger's connection option misspelt, rather than take the options for ioredis options", () => {
+    expect(thrownBy(() => new RedisLedger({ conection: connection, keyPrefix: "x:" } as never))).toEqual(
+      new TypeError('unknown option "conection": the options are connection, keyPrefix, commandTimeoutMs'),
+    );
+    expect(thrownBy(() => new RedisLedger({ Connection: connection } as never))).toEqual(new TypeError('unknown option "Connection": the options are connection, keyPrefix, commandTimeoutMs'));
+  });
+
+  it("take ioredis options for a ledger's connection, their connectionName and keyPrefix included", async () => {
+    const ledger = new RedisLedger({ host: "127.0.0.1", port: 1, lazyConnect: true, connectionName: "ledger", keyPrefix: "x:" });
+    await ledger.close();
+  });
+
   it("refuse, in a queue's dispatch and dispatchAll, an option the registry's would refuse", async () => {
     const queue = createToolQueue(new ToolRegistry(), { connection, queueName: "q", connectTimeoutMs: 100 });
     try {

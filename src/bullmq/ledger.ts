@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
 import { connect, type RedisConnection } from "./connection.js";
 import { everyOption, milliseconds, refuseUnknownOptions } from "../options.js";
+import { isMisspelling } from "../text/suggest.js";
 
 /** Options of a {@link RedisLedger}. */
 export interface RedisLedgerOptions {
@@ -79,9 +80,13 @@ export class RedisLedger implements LedgerStore {
 /** Every option of {@link RedisLedger}: it refuses any other (a misspelt one). */
 const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPrefix", "commandTimeoutMs"]);
 
-/** Options with a `connection`, rather than a connection itself (ioredis options have no such key). */
+/**
+ * Options with a `connection`, rather than a connection itself: ioredis options have no such key,
+ * nor one within two edits of it (`conection`), which is this class's option misspelt, and refused
+ * as such rather than taken for ioredis options whose unknown keys ioredis would ignore.
+ */
 function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {
-  return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.hasOwn(value, "connection");
+  return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.keys(value).some((key) => key === "connection" || isMisspelling(key, "connection"));
 }
 
 /** Whole milliseconds, at least 1; `undefined` for no expiry. */

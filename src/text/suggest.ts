@@ -35,6 +35,16 @@ export function suggestNames(name: string, candidates: Iterable<string>): string
 }
 
 /**
+ * Whether `name` is `intended` misspelt: a different text within `limit` edits of it
+ * (case-insensitive, a swap of two neighbouring letters counting as one edit).
+ */
+export function isMisspelling(name: string, intended: string, limit = 2): boolean {
+  if (name === intended || name.length > intended.length + limit) return false;
+  cellsLeft = MAX_DISTANCE_CELLS;
+  return editDistance(name.toLowerCase(), intended.toLowerCase(), limit) <= limit;
+}
+
+/**
  * The three rows of the distance table, reused by every call: the distance is computed
  * synchronously, and a row per call (and a string per character read) cost more than the
  * arithmetic. They grow to the longest name compared.
