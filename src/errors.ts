@@ -173,14 +173,22 @@ export class ToolTimeoutError extends ToolExecutionError {
   readonly timeoutMs: number;
   /**
    * Whether the handler had started: `false` when the limit ran out while the call waited for
-   * its turn (a `concurrency` slot, an `exclusive` or `shared` resource), so it never ran.
+   * its turn (a `concurrency` slot, an `exclusive` or `shared` resource), for its ledger store or
+   * for a tool queue's connection, so it never ran.
    */
   readonly started: boolean;
+  /**
+   * What a call that never started waited for, as its message says it (`other calls held what it
+   * needs`, `its ledger store did not answer in that time`…); `undefined` when it started.
+   */
+  readonly waitedFor: string | undefined;
 
-  constructor(toolName: string, toolCallId: string, timeoutMs: number, started = true) {
-    super(toolName, toolCallId, undefined, started ? timeoutMessage(toolName, timeoutMs) : waitTimeoutMessage(toolName, timeoutMs));
+  /** @param waitedFor for a call that did not start, what it waited for (see {@link ToolTimeoutError.waitedFor}) */
+  constructor(toolName: string, toolCallId: string, timeoutMs: number, started = true, waitedFor: string = WAITED_FOR_TURN) {
+    super(toolName, toolCallId, undefined, started ? timeoutMessage(toolName, timeoutMs) : waitTimeoutMessage(toolName, timeoutMs, waitedFor));
     this.timeoutMs = timeoutMs;
     this.started = started;
+    this.waitedFor = started ? undefined : waitedFor;
   }
 }
 
@@ -413,9 +421,12 @@ export function timeoutMessage(toolName: string, timeoutMs: number): string {
   return `Tool ${describeName(toolName)} timed out after ${timeoutMs} ms; it may still be running and may still complete, so check before calling it again.`;
 }
 
-/** `Tool "<name>" did not start within <n> ms…`: it waited for its turn, and never ran. */
-export function waitTimeoutMessage(toolName: string, timeoutMs: number): string {
-  return `Tool ${describeName(toolName)} did not start within ${timeoutMs} ms: other calls held what it needs. It did not run; you may call it again.`;
+/** What a call that timed out waiting for its turn waited for, as its message says it. */
+export const WAITED_FOR_TURN = "other calls held what it needs";
+
+/** `Tool "<name>" did not start within <n> ms: <what it waited for>…`: it waited (for its turn, by default), and never ran. */
+export function waitTimeoutMessage(toolName: string, timeoutMs: number, waitedFor: string = WAITED_FOR_TURN): string {
+  return `Tool ${describeName(toolName)} did not start within ${timeoutMs} ms: ${waitedFor}. It did not run; you may call it again.`;
 }
 
 /** `Tool "<name>" was aborted`. */

@@ -269,7 +269,9 @@ describe("a ledger that does not answer", () => {
   it("never holds a once call past its time limit or its caller's abort, and gives back a claim it makes after", async () => {
     const { store, memory, answer } = stalledLedger();
     const { registry, runs } = payRegistry({ effects: "once", timeoutMs: 40 }, { ledger: store });
-    expect(await rejectionOf(registry.dispatch(call("a")))).toMatchObject({ name: "ToolTimeoutError", started: false });
+    const timedOut = await rejectionOf(registry.dispatch(call("a")));
+    expect(timedOut).toMatchObject({ name: "ToolTimeoutError", started: false, waitedFor: "its ledger store did not answer in that time" });
+    expect((timedOut as Error).message).toBe('Tool "pay" did not start within 40 ms: its ledger store did not answer in that time. It did not run; you may call it again.');
     const controller = new AbortController();
     const aborted = rejectionOf(registry.dispatch(call("b", { invoice: "inv_2", amount: 10 }), { signal: controller.signal }));
     controller.abort();

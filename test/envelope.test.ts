@@ -211,8 +211,8 @@ describe("registry.execute", () => {
     const envelope = await sender.envelope(call);
     const error = failure(await worker.execute({ ...envelope, deadline: Date.now() - 1 })) as ToolTimeoutError;
     expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect(error).toMatchObject({ timeoutMs: 1_000, started: false });
-    expect(error.message).toBe(new ToolTimeoutError("pay", call.id, 1_000, false).message);
+    expect(error).toMatchObject({ timeoutMs: 1_000, started: false, waitedFor: "its deadline had passed when it was delivered" });
+    expect(error.message).toBe('Tool "pay" did not start within 1000 ms: its deadline had passed when it was delivered. It did not run; you may call it again.');
     expect(handler).not.toHaveBeenCalled();
   });
 

@@ -91,6 +91,9 @@ describe("text for the model names tools as the model knows them", () => {
     expect(failureContent(new ToolTimeoutError("uber.ride", "c1", 20, false), chat.nameMap)).toBe(
       'Tool "uber_ride" did not start within 20 ms: other calls held what it needs. It did not run; you may call it again.',
     );
+    expect(failureContent(new ToolTimeoutError("uber.ride", "c1", 20, false, "its ledger store did not answer in that time"), chat.nameMap)).toBe(
+      'Tool "uber_ride" did not start within 20 ms: its ledger store did not answer in that time. It did not run; you may call it again.',
+    );
     const [aborted] = await registry.dispatchAll([call], { signal: AbortSignal.abort() });
     expect(contentOf(aborted)).toBe('Tool "uber_ride" was aborted before it ran');
   });

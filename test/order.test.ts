@@ -91,7 +91,7 @@ describe("exclusive and shared resources", () => {
     const holding = registry.dispatch(toolCall("hold", { id: "a" }));
     const error = await rejectionOf(registry.dispatch(toolCall("wait", { id: "b" })));
     expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect(error).toMatchObject({ started: false });
+    expect(error).toMatchObject({ started: false, waitedFor: "other calls held what it needs" });
     expect((error as Error).message).toContain("did not start within 20 ms");
     finish();
     await holding;

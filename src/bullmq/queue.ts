@@ -21,6 +21,9 @@ import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 import { resultFromWire } from "./results.js";
 import { cancelChannel, checkPrefix, checkQueueName, replaceClaimKey } from "./names.js";
 
+/** What a call whose time ran out before the queue was reached waited for, as its message says it. */
+const WAITED_FOR_QUEUE = "the tool queue could not be reached in that time";
+
 /** Options of {@link createToolQueue}. */
 export interface ToolQueueOptions {
   /** Where Redis is: a `redis://` URL, ioredis options, or an ioredis client (duplicated, never closed here). */
@@ -260,7 +263,7 @@ class QueueClient implements ToolQueue {
     let unsubscribe: (() => void) | undefined;
     const gaveUp = new Promise<never>((_, reject) => {
       if (envelope.deadline !== undefined) {
-        const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
+        const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0, false, WAITED_FOR_QUEUE);
         timer = setTimeout(() => reject(timeout), Math.max(0, envelope.deadline - Date.now()));
       }
       if (caller !== undefined) unsubscribe = caller.subscribe(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false)));

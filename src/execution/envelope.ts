@@ -10,6 +10,9 @@ import { callFingerprint } from "./fingerprint.js";
 import type { JsonValue } from "./ledger.js";
 import { hex, sha256 } from "./web-crypto.js";
 
+/** What a call delivered after its deadline waited for, as its message says it. */
+const WAITED_FOR_DELIVERY = "its deadline had passed when it was delivered";
+
 /**
  * One tool call, checked where the model's answer arrived, packed to run in another process or on
  * another machine: plain JSON, safe to queue, store and send. `registry.envelope(call)` makes it;
@@ -146,7 +149,7 @@ async function refusalOf(services: EnvelopeServices, envelope: ToolCallEnvelope)
   }
   if (fingerprints[0] !== envelope.schemaFingerprint) return new ToolMismatchError(toolName, "schema");
   if (fingerprints[1] !== envelope.fingerprint) return new ToolEnvelopeError(toolName, "tampered");
-  if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) return new ToolTimeoutError(toolName, envelope.toolCallId, envelope.timeoutMs ?? 0, false);
+  if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) return new ToolTimeoutError(toolName, envelope.toolCallId, envelope.timeoutMs ?? 0, false, WAITED_FOR_DELIVERY);
   // A transport ran this call before (its worker died mid-run): only a tool declared safe to repeat runs again; a `once` tool asks its ledger.
   if (envelope.attempt > 1 && tool.policy?.effects === undefined) return new ToolLedgerError(toolName, "in-doubt");
   return undefined;

@@ -16,6 +16,9 @@ import { callFingerprint } from "./fingerprint.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
 import type { ResourceLocks } from "../policy/locks.js";
 
+/** What a call whose time ran out before its ledger store answered waited for, as its message says it. */
+const WAITED_FOR_LEDGER = "its ledger store did not answer in that time";
+
 /** One call on the governed path, prepared, with what its caller gave. */
 export interface GovernedCall {
   readonly prepared: PreparedCall;
@@ -322,7 +325,7 @@ function bounded<T>(pending: Promise<T>, toolName: string, toolCallId: string, c
       (value) => settle(() => resolve(value)),
       (error: unknown) => settle(() => reject(error)),
     );
-    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, started))), timeoutMs);
+    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, started, WAITED_FOR_LEDGER))), timeoutMs);
     if (caller !== undefined) unsubscribe = caller.subscribe(() => settle(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, started))));
   });
 }

@@ -58,7 +58,7 @@ function describeFailure(error: unknown, names: ModelNames | undefined): string 
   // A broken definition is the application's fault; the model can only try another tool.
   if (error instanceof ToolDefinitionError) return `Tool ${describeName(shown(error.toolName))} is unavailable because its definition is invalid.`;
   if (names !== undefined) {
-    if (error instanceof ToolTimeoutError) return (error.started ? timeoutMessage : waitTimeoutMessage)(shown(error.toolName), error.timeoutMs);
+    if (error instanceof ToolTimeoutError) return error.started ? timeoutMessage(shown(error.toolName), error.timeoutMs) : waitTimeoutMessage(shown(error.toolName), error.timeoutMs, error.waitedFor);
     if (error instanceof ToolAbortedError) return (error.started ? abortedMessage : abortedBeforeStartMessage)(shown(error.toolName));
     if (error instanceof ToolExecutionError) return executionMessage(shown(error.toolName), error.cause);
   }

@@ -634,7 +634,8 @@ describe.skipIf(redis === undefined)(title, () => {
     expect(aborted).toMatchObject({ started: false });
     const timedOut = await within(limited.dispatch(call("2")));
     expect(timedOut).toBeInstanceOf(ToolTimeoutError);
-    expect(timedOut).toMatchObject({ timeoutMs: 200 });
+    expect(timedOut).toMatchObject({ timeoutMs: 200, started: false, waitedFor: "the tool queue could not be reached in that time" });
+    expect((timedOut as Error).message).toBe('Tool "pay" did not start within 200 ms: the tool queue could not be reached in that time. It did not run; you may call it again.');
   });
 
   it("gives the caller the three verbs and nothing else: no Redis client or setting is reachable from the queue", async () => {
