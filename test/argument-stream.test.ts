@@ -21,13 +21,27 @@ describe("registry.argumentStream", () => {
     const text = '{"path":"notes.txt","offset":4}';
     const stream = tools.argumentStream<typeof readParameters>("read");
     const state = pushAll(stream, text);
+    expect(state.done).toBe(false);
     const args = stream.end();
     expect(args).toEqual({ path: "notes.txt", offset: 4 });
     await tools.dispatch(toolCall("read", text));
     expect(handler.mock.calls[0]![0]).toEqual(args);
     // Private: not the partial value the pushes showed.
     expect(args).not.toBe(state.value);
-    expect(state.done).toBe(false);
+  });
+
+  it("says done is false until end(), and true after it on a state kept from a push, whether end() passed or threw", () => {
+    const { registry: tools } = registry();
+    const passing = tools.argumentStream("read");
+    const kept = passing.push('{"path":"notes.txt"}');
+    expect(kept.done).toBe(false);
+    passing.end();
+    expect(kept.done).toBe(true);
+    expect({ ...kept }).toEqual({ value: { path: "notes.txt" }, issues: [], done: true });
+    const failing = tools.argumentStream("read");
+    const refused = failing.push('{"path":4}');
+    expect(() => failing.end()).toThrow(ToolArgumentsValidationError);
+    expect(refused.done).toBe(true);
   });
 
   it("writes each push's state as JSON, and shows it in Node's inspect, as { value, issues, done } at that moment", () => {

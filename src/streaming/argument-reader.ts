@@ -123,6 +123,9 @@ export class ArgumentReader implements IssueSink {
   /** How many times {@link value} was read: a stream's states are made anew once it was. */
   valueReads = 0;
 
+  /** Whether its stream has ended (`end()` was called): its states' `done` reads it. */
+  ended = false;
+
   /** Whether the text so far is one complete JSON value: nothing but whitespace may follow it. */
   get complete(): boolean {
     return this.#parser.complete;

@@ -1,7 +1,7 @@
 import { describeOption } from "../options.js";
 import { type ArgumentReader, READER_LAYOUT_KEEPER } from "./argument-reader.js";
 import { INSPECT } from "../inspect.js";
-import { definePartialValue } from "./partial-value.js";
+import { definePartialValue, defineStreamEnded } from "./partial-value.js";
 
 /**
  * What arguments of type `T` may look like while they stream: every property optional, all the
@@ -33,30 +33,33 @@ export interface ArgumentStreamState<T> {
    * shows at most 20).
    */
   readonly issues: readonly string[];
-  /** `false`: the stream ends with {@link ArgumentStream.end}, which returns the checked arguments instead. */
-  readonly done: false;
+  /**
+   * `false` until {@link ArgumentStream.end} is called (which returns the checked arguments), `true`
+   * after: read when asked for, as `value` is, so a state kept from a push says when its stream ended.
+   */
+  readonly done: boolean;
 }
 
 /**
  * One push's state, as plain data: `value`, `issues` and `done` are its own enumerable properties,
- * so a spread, `Object.keys`, `JSON.stringify` and deep equality see all three. `value` is a
- * getter, which reads the stream's one partial value, built when read (see
- * {@link ArgumentStreamState.value}); Node's `inspect` shows it read at that moment.
+ * so a spread, `Object.keys`, `JSON.stringify` and deep equality see all three. `value` and `done`
+ * are getters, which read the stream's one partial value, built when read (see
+ * {@link ArgumentStreamState.value}), and whether it ended; Node's `inspect` shows them read at that moment.
  */
 class PushState<T> implements ArgumentStreamState<T> {
   declare readonly value: DeepPartial<T> | undefined;
   declare readonly issues: readonly string[];
-  declare readonly done: false;
+  declare readonly done: boolean;
 
   constructor(reader: ArgumentReader, issues: readonly string[]) {
     // In this order, so that the properties read as the contract lists them: value, issues, done.
     definePartialValue(this, reader);
     (this as { issues: readonly string[] }).issues = issues;
-    (this as { done: false }).done = false;
+    defineStreamEnded(this);
   }
 
-  /** What Node's `console.log` and `util.inspect` show: the same properties, `value` read now (they show a getter as `[Getter]`). */
-  [INSPECT](): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: false } {
+  /** What Node's `console.log` and `util.inspect` show: the same properties, `value` and `done` read now (they show a getter as `[Getter]`). */
+  [INSPECT](): { value: DeepPartial<T> | undefined; issues: readonly string[]; done: boolean } {
     return { ...this };
   }
 }
@@ -125,6 +128,7 @@ export class ArgumentStream<T = unknown> {
   end(): T {
     if (this.#ended) throw new TypeError("end() was already called");
     this.#ended = true;
+    this.#reader.ended = true;
     return this.#reader.prepare().args as T;
   }
 }

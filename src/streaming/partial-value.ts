@@ -12,6 +12,22 @@ export function definePartialValue(target: object, reader: ArgumentReader): void
 }
 
 /**
+ * Gives a push's state, after its `value` getter ({@link definePartialValue}), its own enumerable
+ * `done` getter: whether the stream has ended, read when asked for, so that a state kept from
+ * before `end()` says so after it.
+ */
+export function defineStreamEnded(target: object): void {
+  defineOwnGetter(target, "done", readStreamEnded);
+}
+
+/** The `done` getter of every push's state: one function, which finds the state's reader. */
+function readStreamEnded(this: unknown): boolean {
+  const reader = READER_LINK.find(this);
+  if (reader === undefined) throw new TypeError("done was read on an object that is not a stream's state (through a Proxy, read it from the object itself)");
+  return reader.ended;
+}
+
+/**
  * The link from an object to the reader of its `value`, found from an object that inherits from it;
  * a value read through a `Proxy` of it is refused with a TypeError.
  */
