@@ -32,6 +32,16 @@ describe("model-friendly repair", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("runs the repaired call when onRepair throws: the report is best effort, as onLateSettle's is", async () => {
+    const { registry, handler } = registryWith(() => {
+      throw new Error("logger down");
+    });
+    expect(await registry.dispatch(toolCall("run", '{"count":"5"}'))).toEqual({ count: 5 });
+    const [result] = await registry.dispatchAll([toolCall("run", { count: "6" })]);
+    expect(result).toMatchObject({ status: "ok", value: { count: 6 }, repairs: [{ pointer: "/count", from: "string", to: "number" }] });
+    expect(handler).toHaveBeenCalledTimes(2);
+  });
+
   it("converts unambiguous strings, checks again, and reports every repair before the handler runs", async () => {
     const reports: RepairReport[] = [];
     const { registry, handler } = registryWith((report) => reports.push(report));

@@ -38,6 +38,10 @@ describe("repairArguments: what is repaired", () => {
       expect(repairArguments(schema, { n: text }).repairs).toEqual([]);
     }
     expect(repairArguments(schema, { i: "20.5" }).repairs).toEqual([]);
+    // An integer beyond 2^53 is most likely an id: its digits would be lost, however it is written.
+    for (const text of ["9007199254740993", "9007199254740993.0", "9.007199254740993e15", "9007199254740993.5", "1e300"]) {
+      expect(repairArguments(schema, { i: text, n: text }).repairs).toEqual([]);
+    }
     expect(repairArguments(schema, { i: "12345678901234567890" }).repairs).toEqual([]);
     for (const text of ["TRUE", "True", "yes", "1", "0", "on"]) expect(repairArguments(schema, { b: text }).repairs).toEqual([]);
   });
@@ -266,6 +270,11 @@ describe("repairArguments: a lone value for a list", () => {
     expect(repairArguments(Type.Object({ tags: Type.Array(Type.String()) }), { tags: null }).repairs).toEqual([]);
   });
 
+  it("never wraps an optional property set to undefined, which the check reads as absent", () => {
+    const schema = Type.Object({ n: Type.Integer(), tags: Type.Optional(Type.Array(Type.Unknown())) });
+    expect(repairArguments(schema, { n: "5", tags: undefined })).toEqual({ value: { n: 5, tags: undefined }, repairs: [{ pointer: "/n", from: "string", to: "number" }] });
+  });
+
   it("stays as it is when the array would still be refused, or when the items refuse it", () => {
     expect(repairArguments(schema, { pair: 1 }).repairs).toEqual([]);
     expect(repairArguments(schema, { ids: "5" }).repairs).toEqual([]);
@@ -282,6 +291,41 @@ describe("repairArguments: a lone value for a list", () => {
     for (let index = 0; index < 20; index++) costly = { not: { not: costly } };
     const lists = { type: "object", properties: { rows: { type: "array", items: { type: "array", items: costly } } } };
     const { repairs } = repairArguments(lists, { rows: Array.from({ length: 5_000 }, (_, index) => index) });
+    expect(repairs.length).toBeGreaterThan(0);
+    expect(repairs.length).toBeLessThan(5_000);
+  });
+});
+
+describe("repairArguments: the work of a repair", () => {
+  /** `branches` union branches, each a proxy that counts every read of its keywords into `reads.count`. */
+  function countedBranches(branches: readonly object[], reads: { count: number }): object[] {
+    return branches.map((branch) => new Proxy(branch, { get: (target, key) => (reads.count++, Reflect.get(target, key)), has: (target, key) => (reads.count++, Reflect.has(target, key)) }));
+  }
+
+  it("reads a union of many literals once per repair, not once per string it applies to", () => {
+    const reads = { count: 0 };
+    const zones = countedBranches(Array.from({ length: 400 }, (_, index) => ({ const: `Zone/City_${index}`, type: "string" })), reads);
+    const schema = { type: "object", properties: { zones: { type: "array", items: { anyOf: zones } }, n: { type: "integer" } }, required: ["zones", "n"] };
+    const { value, repairs } = repairArguments(schema, { zones: Array.from({ length: 2_000 }, (_, index) => `Zone/City_${index % 400}`), n: "5" });
+    expect(repairs).toEqual([{ pointer: "/n", from: "string", to: "number" }]);
+    expect((value as { n: unknown }).n).toBe(5);
+    // Each branch is read a few times in all; read per string, it would be 2,000 times each.
+    expect(reads.count).toBeLessThan(400 * 20);
+  });
+
+  it("finds the object branch of a union of many once per repair, not once per object it applies to", () => {
+    const reads = { count: 0 };
+    const branches = countedBranches(Array.from({ length: 300 }, (_, index) => (index === 0 ? { type: "object", properties: { n: { type: "integer" } } } : { type: "string" })), reads);
+    const schema = { type: "object", properties: { rows: { type: "array", items: { anyOf: branches } } } };
+    const { repairs } = repairArguments(schema, { rows: Array.from({ length: 1_000 }, () => ({ n: "1" })) });
+    expect(repairs).toHaveLength(1_000);
+    expect(reads.count).toBeLessThan(300 * 20 + 1_000 * 20);
+  });
+
+  it("charges what is left per value to its step budget: a union of many number types stops repairing once it is spent", () => {
+    const branches = Array.from({ length: 1_000 }, (_, index) => ({ type: "integer", const: index }));
+    const schema = { type: "object", properties: { picks: { type: "array", items: { anyOf: branches } } } };
+    const { repairs } = repairArguments(schema, { picks: Array.from({ length: 5_000 }, (_, index) => String(index % 1_000)) });
     expect(repairs.length).toBeGreaterThan(0);
     expect(repairs.length).toBeLessThan(5_000);
   });

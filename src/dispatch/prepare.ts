@@ -131,7 +131,7 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
     if (repaired !== undefined) {
       const repairs = Object.freeze(repaired.repairs);
       context.failures.forget(tool);
-      context.onRepair({ toolName: tool.name, toolCallId: fields.id, repairs });
+      reportRepairs(context.onRepair, { toolName: tool.name, toolCallId: fields.id, repairs });
       return { tool, toolCallId: fields.id, args: repaired.value, repairs };
     }
   }
@@ -149,4 +149,13 @@ function refused(context: PrepareContext, tool: RegisteredTool, raw: unknown, va
   const repeats = context.failures.refused(tool, raw === UNREADABLE ? undefined : raw, value, issues);
   if (repeats === 0 && refusal instanceof ToolArgumentsValidationError) return refusal;
   return new ToolArgumentsValidationError(tool.name, issues, repeats);
+}
+
+/** Hands `onRepair` its report; one that throws is ignored, as a throwing `onLateSettle` is: the report is best effort, and the repaired call runs. */
+function reportRepairs(onRepair: (report: RepairReport) => void, report: RepairReport): void {
+  try {
+    onRepair(report);
+  } catch {
+    // Nothing is to be done about a report that could not be taken: the call is not the reporter's to fail.
+  }
 }

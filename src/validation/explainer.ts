@@ -60,9 +60,10 @@ export class StepBudget {
     return this.#value === SPENT && this.#steps < 0;
   }
 
-  /** Spends one step; false once the budget is spent (and from then on, until a grant covers the steps overspent). */
-  spend(): boolean {
-    if (--this.#steps >= 0) return true;
+  /** Spends `count` steps (one by default); false once the budget is spent (and from then on, until a grant covers the steps overspent). */
+  spend(count = 1): boolean {
+    this.#steps -= count;
+    if (this.#steps >= 0) return true;
     if (this.#value === SPENT) return false;
     this.#steps = STEPS_PER_NODE * countNodes(this.#value);
     this.#value = SPENT;

@@ -7,7 +7,7 @@ import { escapePointerSegment } from "../text/issues.js";
 import { defineOwn, isRecord } from "../objects.js";
 import { SchemaExplainer, StepBudget } from "./explainer.js";
 import { parseJsonText } from "./repair-json-text.js";
-import { NOT_CONVERTED, repairLiteral } from "./repair-literals.js";
+import { type LiteralPlan, literalPlan, NOT_CONVERTED, repairLiteral } from "./repair-literals.js";
 
 /**
  * Model-friendly repair of tool arguments: opt-in, unambiguous only, and always reported. Each
@@ -40,8 +40,8 @@ const EXTRA_TEST_STEPS = 10_000;
 /**
  * Repairs the unambiguous mistakes in `value` against `schema`, and reports each:
  * 1. a string that is a JSON number literal (`"20"`, `"-1.5"`, `"1e3"`) where the schema says
- *    `number` or `integer` (for `integer`, only when the number is one; an integer literal beyond
- *    2^53 is left alone), and `"true"` or `"false"` where it says `boolean`;
+ *    `number` or `integer` (for `integer`, only when the number is one; a literal whose number is
+ *    an integer beyond 2^53, however written, is left alone), and `"true"` or `"false"` where it says `boolean`;
  * 2. a string holding the JSON text of an object or array (`"{\"city\":\"Paris\"}"`), where the
  *    schema at its pointer refuses the string and accepts the parsed value as it is;
  * 3. `null` for an optional property (declared, not required) whose schema refuses `null`: the
@@ -75,6 +75,7 @@ export function repairArguments(schema: unknown, value: unknown, limits: RepairL
     budget: new StepBudget(EXTRA_TEST_STEPS, value),
     parseBytesLeft: limits.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES,
     repairs: [],
+    facts: new Map(),
   };
   const repaired = repairAt([schema], value, "", context, 0);
   return { value: repaired, repairs: context.repairs };
@@ -86,9 +87,55 @@ interface Context {
   readonly budget: StepBudget;
   parseBytesLeft: number;
   readonly repairs: ArgumentRepair[];
+  /** What the rules ask of each schema met, found once per repair (see {@link factsOf}). */
+  readonly facts: Map<Schema, SchemaFacts>;
 }
 
 type Schema = Record<string, unknown>;
+
+/**
+ * What the rules ask of one schema at every value it applies to, found the first time it applies:
+ * a union of a thousand branches is flattened once per repair, not once per value. What is left
+ * per value (the alternatives that may take a converted literal, the containers of an object's
+ * keys or an array's items) is paid for in the repair's step budget.
+ */
+interface SchemaFacts {
+  /** Its alternatives: union branches flattened, references followed. */
+  readonly alternatives: Schema[];
+  readonly literal: LiteralPlan;
+  /** Whether an alternative's type admits an array: only then may rule 4 wrap a value, or rule 2 parse an array's JSON text. */
+  readonly mayBeArray: boolean;
+  /** Whether an alternative's type admits an object: only then may rule 2 parse an object's JSON text. */
+  readonly mayBeObject: boolean;
+  /** Its containers for an object and for an array (see {@link containerSchemas}), found when first needed. */
+  objectContainers: Schema[] | undefined;
+  arrayContainers: Schema[] | undefined;
+}
+
+/** The facts of `schema` in this repair. */
+function factsOf(schema: Schema, context: Context): SchemaFacts {
+  let facts = context.facts.get(schema);
+  if (facts === undefined) {
+    const alternatives = alternativesOf(schema, context, 0);
+    facts = {
+      alternatives,
+      literal: literalPlan(alternatives),
+      mayBeArray: alternatives.some((alternative) => mayBe(alternative, "array")),
+      mayBeObject: alternatives.some((alternative) => mayBe(alternative, "object")),
+      objectContainers: undefined,
+      arrayContainers: undefined,
+    };
+    context.facts.set(schema, facts);
+  }
+  return facts;
+}
+
+/** The containers of `schema` for one kind of value, found once per repair. */
+function containersOf(schema: Schema, isArray: boolean, context: Context): Schema[] {
+  const facts = factsOf(schema, context);
+  if (isArray) return (facts.arrayContainers ??= containerSchemas(schema, true, context, 0));
+  return (facts.objectContainers ??= containerSchemas(schema, false, context, 0));
+}
 
 // Schemas are the registry's frozen snapshots: one explainer (and its plans) per schema object.
 const explainers = new WeakMap<object, SchemaExplainer>();
@@ -111,8 +158,9 @@ function repairAt(schemas: readonly unknown[], value: unknown, pointer: string, 
     result = Array.isArray(value) ? repairArray(schemas, value, pointer, context, depth) : repairObject(schemas, value as Schema, pointer, context, depth);
   }
   // A string that looks like the JSON of an array or object is never a lone value: wrapping it would
-  // guess. `null` is one, as the rule reads (an optional property's null was left out before this).
-  if (result === value && !Array.isArray(value) && !(typeof value === "string" && jsonTextKind(value) !== undefined)) {
+  // guess. `null` is one, as the rule reads (an optional property's null was left out before this);
+  // `undefined` is none: an optional property set to it is absent, as the check reads it.
+  if (result === value && value !== undefined && !Array.isArray(value) && !(typeof value === "string" && jsonTextKind(value) !== undefined)) {
     result = wrapLoneValue(schemas, value, pointer, context);
   }
   return result;
@@ -122,7 +170,9 @@ function repairAt(schemas: readonly unknown[], value: unknown, pointer: string, 
 function repairLiteralAt(schemas: readonly unknown[], text: string, pointer: string, context: Context): unknown {
   for (const schema of schemas) {
     if (!isRecord(schema)) continue;
-    const converted = repairLiteral(alternativesOf(schema, context, 0), text);
+    const plan = factsOf(schema, context).literal;
+    if (!context.budget.spend(1 + plan.convertible.length)) return text;
+    const converted = repairLiteral(plan, text);
     if (converted === NOT_CONVERTED) continue;
     report(context, pointer, "string", jsonTypeOf(converted));
     return converted;
@@ -133,7 +183,7 @@ function repairLiteralAt(schemas: readonly unknown[], text: string, pointer: str
 /** Rule 2: a string holding the JSON of an object or array the schema wants, where it refuses the string. */
 function repairJsonText(schemas: readonly unknown[], text: string, pointer: string, context: Context, depth: number): unknown {
   const kind = jsonTextKind(text);
-  if (kind === undefined || !schemas.some((schema) => isRecord(schema) && alternativesOf(schema, context, 0).some((alternative) => mayBe(alternative, kind)))) return text;
+  if (kind === undefined || !schemas.some((schema) => isRecord(schema) && (kind === "array" ? factsOf(schema, context).mayBeArray : factsOf(schema, context).mayBeObject))) return text;
   if (!refusedBySome(schemas, text, context)) return text;
   const parsed = parseJsonText(text, context.parseBytesLeft, MAX_VALUE_DEPTH - depth);
   context.parseBytesLeft -= parsed.bytesRead;
@@ -146,7 +196,7 @@ function repairJsonText(schemas: readonly unknown[], text: string, pointer: stri
 
 /** Rule 4: a lone value where the schema wants a one-element array of it. */
 function wrapLoneValue(schemas: readonly unknown[], value: unknown, pointer: string, context: Context): unknown {
-  if (!schemas.some((schema) => isRecord(schema) && alternativesOf(schema, context, 0).some((alternative) => mayBe(alternative, "array")))) return value;
+  if (!schemas.some((schema) => isRecord(schema) && factsOf(schema, context).mayBeArray)) return value;
   if (!refusedBySome(schemas, value, context)) return value;
   const wrapped = [value];
   if (!acceptedByAll(schemas, wrapped, context)) return value;
@@ -155,11 +205,12 @@ function wrapLoneValue(schemas: readonly unknown[], value: unknown, pointer: str
 }
 
 function repairObject(schemas: readonly unknown[], object: Schema, pointer: string, context: Context, depth: number): Schema {
-  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containerSchemas(schema, false, context, 0) : []));
+  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containersOf(schema, false, context) : []));
   const required = new Set<unknown>();
   for (const container of containers) if (Array.isArray(container.required)) for (const name of container.required) required.add(name);
   let result = object;
   for (const key of Object.keys(object)) {
+    if (!context.budget.spend(containers.length)) break;
     const subschemas: unknown[] = [];
     let declared = false;
     for (const container of containers) {
@@ -198,9 +249,10 @@ function repairObject(schemas: readonly unknown[], object: Schema, pointer: stri
 }
 
 function repairArray(schemas: readonly unknown[], array: readonly unknown[], pointer: string, context: Context, depth: number): unknown[] {
-  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containerSchemas(schema, true, context, 0) : []));
+  const containers = schemas.flatMap((schema) => (isRecord(schema) ? containersOf(schema, true, context) : []));
   let result = array as unknown[];
   for (let index = 0; index < array.length; index++) {
+    if (!context.budget.spend(containers.length)) break;
     const subschemas: unknown[] = [];
     for (const container of containers) {
       // Draft 2020-12 `prefixItems` + `items`, or draft 7 tuple `items` + `additionalItems`.
@@ -265,7 +317,8 @@ function containerSchemas(schema: Schema, isArray: boolean, context: Context, ho
     const branches = schema[keyword];
     if (!Array.isArray(branches)) continue;
     const ofKind = branches.filter((branch) => isRecord(branch) && describesContainer(branch, kind));
-    const others = branches.filter((branch) => !ofKind.includes(branch));
+    const kindSet = new Set(ofKind);
+    const others = branches.filter((branch) => !kindSet.has(branch));
     if (ofKind.length === 1 && others.every((branch) => excludesKind(branch, kind, context))) {
       found.push(...containerSchemas(ofKind[0] as Schema, isArray, context, hops + 1));
     }
