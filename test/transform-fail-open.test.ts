@@ -238,3 +238,17 @@ describe("the number of isolated subschemas", () => {
     expect((error as ToolDefinitionError).problems[0]!.problem).toContain("is one more than the 64 unevaluatedProperties or unevaluatedItems subschemas");
   });
 });
+
+describe("minLength beyond what TypeBox doubles in 32-bit arithmetic", () => {
+  it.each([2 ** 29 + 1, 2 ** 30, 2 ** 31 + 5, 2 ** 40])("refuses every string under minLength %d, on every call, as an object and as JSON text, as Ajv does", async (minLength) => {
+    const schema = Type.Object({ s: Type.String({ minLength }) });
+    expect(ajvVerdict(schema, { s: "ab" })).toBe("refused");
+    expect(await verdictOf(schema, { s: "ab" }, 70)).toBe("refused");
+    expect(plainVerdict(schema, { s: "ab" })).toBe(false);
+  });
+
+  it("keeps the bound as written in the issue the model reads", async () => {
+    const registry = new ToolRegistry().register({ name: "tool", description: "", parameters: Type.Object({ s: Type.String({ minLength: 2 ** 30 }) }) }, () => 1);
+    expect(((await rejectionOf(registry.dispatch(toolCall("tool", { s: "ab" })))) as ToolArgumentsValidationError).issues).toEqual(["/s: must not have fewer than 1073741824 characters"]);
+  });
+});

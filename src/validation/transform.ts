@@ -26,6 +26,8 @@ import {
  *   `const` with an object or array value, become refinements by JSON Schema equality (a Set
  *   lookup, which also keeps a 16k-value enum out of the generated code);
  * - `multipleOf` becomes exact decimal arithmetic;
+ * - `minLength` beyond 2^29 becomes 2^29 (which no string reaches either): TypeBox doubles it in
+ *   32-bit arithmetic, and from 2^30 on would accept every string;
  * - `uniqueItems: true` becomes JSON Schema equality by a Set of keys;
  * - `dependentRequired`, and the list entries of `dependencies`, look at own properties only;
  * - the subschema of `unevaluatedProperties` or `unevaluatedItems` runs as a validator of its own
@@ -58,6 +60,9 @@ export class UnsafeSchemaError extends Error {
 }
 
 type Node = Record<string, unknown>;
+
+/** More UTF-16 units than any JavaScript string holds, and a `minLength` TypeBox still doubles without overflow. */
+const MAX_STRING_UNITS = 2 ** 29;
 
 /**
  * The schema TypeBox should compile in place of `schema` (`schema` itself when nothing changes).
@@ -397,6 +402,10 @@ function ownRefinements(node: Node, pointer: string, changes: Map<string, unknow
     changes.set("uniqueItems", undefined);
     refinements.push(UNIQUE_ITEMS_REFINEMENT);
   }
+  // TypeBox tests a length against twice `minLength` in 32-bit arithmetic: from 2^30 on, twice it
+  // is negative and every string passes. No string is 2^29 units long (V8's longest is 24 short),
+  // so 2^29 refuses every string, as the larger bound does.
+  if (typeof node.minLength === "number" && node.minLength > MAX_STRING_UNITS) changes.set("minLength", MAX_STRING_UNITS);
   const required = new Map<string, readonly string[]>();
   if (isSchemaObject(node.dependentRequired)) {
     for (const [trigger, names] of Object.entries(node.dependentRequired)) if (Array.isArray(names)) required.set(trigger, names.map(String));
