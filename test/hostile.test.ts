@@ -123,6 +123,22 @@ describe("proxies and getters", () => {
   });
 });
 
+describe("proxies on the fused path", () => {
+  // A proxy whose get trap throws for a key it does not know: the copy reads none, the layout probe of the fused pass one.
+  const strict = <T extends object>(target: T): T => new Proxy(target, { get: (object, key) => { if (!(key in object)) throw new Error(`no ${String(key)}`); return Reflect.get(object, key); } });
+  const schema = Type.Object({ n: Type.Integer(), o: Type.Object({ s: Type.String() }) });
+
+  it.each([
+    ["at the root", () => strict({ n: 1, o: { s: "x" } }), "/: arguments must be a plain object"],
+    ["nested", () => ({ n: 1, o: strict({ s: "x" }) }), "/: arguments must contain only structured-clone-compatible values"],
+  ])("refuses a strict proxy %s on every call, before and after the fused copy-and-check takes over", async (_label, value, issue) => {
+    const tools = new ToolRegistry().register({ name: "t", description: "", parameters: schema }, () => 1);
+    const verdicts = new Set<string>();
+    for (let call = 0; call < 70; call++) verdicts.add(JSON.stringify(await issuesOf(toolCall("t", value()), tools)));
+    expect([...verdicts]).toEqual([JSON.stringify([issue])]);
+  });
+});
+
 describe("values that are not JSON", () => {
   it.each([
     ["a function", { value: () => 1 }],

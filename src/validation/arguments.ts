@@ -1,10 +1,9 @@
 import type { Static, TSchema } from "typebox";
-import { copyArguments, CopyRefusal } from "./copy.js";
+import { copyArguments, CopyRefusal, isPlainArguments } from "./copy.js";
 import type { FusedCopy } from "./fused.js";
 import { type FusedState, NOT_PLAIN } from "./fused-runtime.js";
 import { ToolArgumentsValidationError, ToolDefinitionError, ToolHookError } from "../errors.js";
 import { ROOT_ISSUES } from "../text/issues.js";
-import { isPlainObject } from "../objects.js";
 import { snapshotSchema } from "../schema/snapshot.js";
 import type { ArgumentRepair } from "../types.js";
 import { repairArguments } from "./repair.js";
@@ -43,7 +42,7 @@ export function fusedPrivateCopy(toolName: string, fused: FusedCopy, value: unkn
  * @throws ToolArgumentsValidationError when the value is not a plain object or cannot be copied
  */
 export function privateCopy(toolName: string, value: unknown): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
+  if (!isPlainArguments(value)) throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notPlainObject]);
   try {
     return copyArguments(value);
   } catch (error) {

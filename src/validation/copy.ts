@@ -1,5 +1,5 @@
 import { escapePointerSegment, ROOT_ISSUES } from "../text/issues.js";
-import { defineOwn } from "../objects.js";
+import { defineOwn, isPlainObject } from "../objects.js";
 import { MAX_VALUE_DEPTH } from "../schema/keywords.js";
 
 /**
@@ -124,8 +124,30 @@ export function enterObject(value: object, depth: number, parent: PathLink | und
   return undefined;
 }
 
+/**
+ * A symbol no object has, read from each object before its prototype, as the fused copy-and-check
+ * reads one (to learn the object's layout): both paths make the same reads, and so refuse the same
+ * proxies (one whose `get` trap throws for a key it does not know).
+ */
+const PLAIN_PROBE = Symbol("plain-probe");
+
+/**
+ * Whether the arguments `value` are a plain object (`Object.prototype` or `null` as prototype), read
+ * as the fused copy-and-check reads its root: a probe, then the prototype. Never throws.
+ */
+export function isPlainArguments(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    void (value as Record<symbol, unknown>)[PLAIN_PROBE];
+  } catch {
+    return false;
+  }
+  return isPlainObject(value);
+}
+
 /** Whether `value` has the prototype of plain data (`Object.prototype` or `null`); the fast copy copies it key by key. */
 function hasPlainPrototype(value: object): boolean {
+  void (value as Record<symbol, unknown>)[PLAIN_PROBE];
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
