@@ -127,3 +127,49 @@ describe("text for the model names tools as the model knows them", () => {
     expect(failureContent(error)).toContain('Did you mean "uber.ride"?');
   });
 });
+
+describe("approval and declined calls through a name map", () => {
+  function governedRegistry(): ToolRegistry {
+    const registry = new ToolRegistry()
+      .register({ name: "uber.ride", description: "Book a ride", parameters: Type.Object({}) }, () => "booked", { needsApproval: true })
+      .register({ name: "pay.send", description: "Pay", parameters: Type.Object({}) }, () => "paid");
+    registry.use({ before: (call) => (call.toolName === "pay.send" ? { deny: "policy" } : undefined) });
+    return registry;
+  }
+
+  /** The text of each provider's tool-result message for `result`. */
+  const resultTexts: Array<[string, (registry: ToolRegistry) => { call: (name: string) => ToolCallContent; text: (result: ToolResult) => string }]> = [
+    ["OpenAI Chat Completions", (registry) => {
+      const chat = openAIChat(registry, { names: "map" });
+      chat.tools();
+      return { call: (name) => chat.call({ id: `c_${name}`, type: "function", function: { name, arguments: "{}" } }), text: (result) => chat.result(result).content };
+    }],
+    ["OpenAI Responses", (registry) => {
+      const responses = openAIResponses(registry, { names: "map" });
+      responses.tools();
+      return { call: (name) => responses.call({ type: "function_call", call_id: `c_${name}`, name, arguments: "{}" }), text: (result) => responses.result(result).output as string };
+    }],
+    ["Anthropic", (registry) => {
+      const claude = anthropic(registry, { names: "map" });
+      claude.tools();
+      return { call: (name) => claude.call({ type: "tool_use", id: `c_${name}`, name, input: {} }), text: (result) => claude.result(result).content as string };
+    }],
+    ["Gemini", (registry) => {
+      const model = gemini(registry, { names: "map" });
+      model.tools();
+      return { call: (name) => model.call({ functionCall: { id: `c_${name}`, name, args: {} } }), text: (result) => (model.result(result).functionResponse.response as { output: string }).output };
+    }],
+  ];
+
+  it.each(resultTexts)("names the tool as the model knows it, for %s, in a call waiting for approval, one a hook declined and one a person declined", async (_provider, adapterOf) => {
+    const registry = governedRegistry();
+    const adapter = adapterOf(registry);
+    const [waiting, declined] = await registry.dispatchAll([adapter.call("uber_ride"), adapter.call("pay_send")]);
+    expect(adapter.text(waiting!)).toBe('Tool "uber_ride" needs the user\'s approval before it runs; it has not run yet.');
+    expect(adapter.text(declined!)).toBe('Tool "pay_send" was not run: the application declined this call. "policy"');
+    if (waiting?.status !== "approval-required") throw new Error("expected a call waiting for approval");
+    expect(adapter.text(registry.deny(waiting.request, { reason: 'not "uber.ride" today' }))).toBe(
+      'The user declined to run tool "uber_ride" with these arguments; it did not run. Their reason: "not \\"uber.ride\\" today". Do not call it again with the same arguments unless the user asks.',
+    );
+  });
+});

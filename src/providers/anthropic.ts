@@ -98,7 +98,7 @@ export function anthropic(registry: ToolRegistry, options?: AdapterOptions): Ant
         if (items.length > 0) block.content = items.map(anthropicBlock);
         return block;
       }
-      const { text, isError } = resultText(toolResult);
+      const { text, isError } = resultText(toolResult, base.nameMap);
       if (text !== "") block.content = text;
       if (isError) block.is_error = true;
       return block;

@@ -3,7 +3,7 @@ import type { ToolResult } from "../types.js";
 import { type AdapterOptions, adapterBase, type ProviderAdapter } from "./adapter.js";
 import { ProviderFormatError } from "./errors.js";
 import { field, stringField } from "./calls.js";
-import { GEMINI_NAMES } from "./names.js";
+import { GEMINI_NAMES, type ToolNameMap } from "./names.js";
 import { ADAPTER_OPTIONS } from "./options.js";
 import { onEventOf } from "./deltas/context.js";
 import { stoppableDeltas } from "./deltas/stoppable.js";
@@ -121,7 +121,7 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
     result: (toolResult) => {
       const name = nameMap?.providerNameOf(toolResult.toolName) ?? toolResult.toolName;
       const items = richItems(toolResult, MEDIA);
-      const functionResponse: GeminiFunctionResponsePart["functionResponse"] = items === undefined ? { name, response: responseOf(toolResult) } : richResponse(name, items);
+      const functionResponse: GeminiFunctionResponsePart["functionResponse"] = items === undefined ? { name, response: responseOf(toolResult, nameMap) } : richResponse(name, items);
       if (!toolResult.toolCallId.startsWith(GENERATED_GEMINI_ID_PREFIX)) functionResponse.id = toolResult.toolCallId;
       return { functionResponse };
     },
@@ -141,9 +141,9 @@ function richResponse(name: string, items: readonly ProviderItem[]): GeminiFunct
   return parts.length === 0 ? { name, response } : { name, response, parts };
 }
 
-function responseOf(result: ToolResult): { output: unknown } | { error: string } {
+function responseOf(result: ToolResult, names: ToolNameMap | undefined): { output: unknown } | { error: string } {
   if (result.isError) return { error: result.content };
-  if (result.status !== "ok") return { output: resultText(result).text };
+  if (result.status !== "ok") return { output: resultText(result, names).text };
   if (result.value === undefined) return { output: null };
   const text = valueText(result.value);
   // A JSON round trip: Gemini receives plain JSON (a Date as its string, no class instances).

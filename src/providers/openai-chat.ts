@@ -5,7 +5,7 @@ import { field, openAICallArguments, openAIFunctionCall, stringField } from "./c
 import { onEventOf } from "./deltas/context.js";
 import { stoppableDeltas } from "./deltas/stoppable.js";
 import { type OpenAIChatChunk, openAIChatDeltas } from "./deltas/openai-chat.js";
-import { OPENAI_NAMES } from "./names.js";
+import { OPENAI_NAMES, type ToolNameMap } from "./names.js";
 import { OPENAI_ADAPTER_OPTIONS } from "./options.js";
 import { resultText } from "../text/result-text.js";
 import { OPENAI_MAX_TOOLS, type ProviderRule } from "./tools.js";
@@ -123,7 +123,7 @@ export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOption
       const id = stringField(PROVIDER, toolCall, "id");
       return openAIFunctionCall(PROVIDER, id, field(PROVIDER, toolCall, "function"), "function.", base, registry);
     },
-    result: (toolResult) => ({ role: "tool", tool_call_id: toolResult.toolCallId, content: toolMessageText(toolResult) }),
+    result: (toolResult) => ({ role: "tool", tool_call_id: toolResult.toolCallId, content: toolMessageText(toolResult, base.nameMap) }),
     followUp: (toolResults) => {
       if (!Array.isArray(toolResults)) throw new TypeError("followUp takes the array of results dispatchAll returned");
       const content: OpenAIChatContentPart[] = [];
@@ -142,9 +142,9 @@ export function openAIChat(registry: ToolRegistry, options?: OpenAIAdapterOption
 }
 
 /** A tool message's text: as before, or for a `toolContent` result its text and where its media went. */
-function toolMessageText(toolResult: ToolResult): string {
+function toolMessageText(toolResult: ToolResult, names: ToolNameMap | undefined): string {
   const items = richItems(toolResult, MEDIA);
-  if (items === undefined) return resultText(toolResult).text;
+  if (items === undefined) return resultText(toolResult, names).text;
   const images = items.filter((item) => item.kind === "image").length;
   const documents = items.filter((item) => item.kind === "pdf").length;
   const text = joinedText(items);

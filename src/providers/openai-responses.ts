@@ -85,7 +85,7 @@ export function openAIResponses(registry: ToolRegistry, options?: OpenAIAdapterO
     },
     result: (toolResult) => {
       const items = richItems(toolResult, MEDIA);
-      const output = items === undefined ? resultText(toolResult).text : items.length === 0 ? "" : items.map(responsesItem);
+      const output = items === undefined ? resultText(toolResult, base.nameMap).text : items.length === 0 ? "" : items.map(responsesItem);
       return { type: "function_call_output", call_id: toolResult.toolCallId, output };
     },
     deltas: (stream, deltasOptions) => {

@@ -1,6 +1,7 @@
 import { describeName, describeType } from "./describe.js";
 import { approvalRequiredMessage } from "../errors.js";
 import type { ToolResult } from "../types.js";
+import type { ModelNames } from "./model-names.js";
 
 /** A tool result as text for the model, and whether it reports a failure. */
 interface ResultText {
@@ -20,11 +21,18 @@ interface ResultText {
  * A value with no JSON text (a BigInt, a cycle, a function) becomes a failure
  * that names the value's type, never the value. (It answers one call, so it
  * need not name the tool: the registry's name may not be the one the model knows.)
+ * @param names the names the model was sent, when the tools went through a name map: a declined
+ * call and one waiting for approval name the tool by its name there
  */
-export function resultText(result: ToolResult): ResultText {
+export function resultText(result: ToolResult, names?: Pick<ModelNames, "providerNameOf">): ResultText {
   if (result.isError) return { text: result.content, isError: true };
-  if (result.status === "denied") return { text: result.content, isError: false };
-  if (result.status === "approval-required") return { text: approvalRequiredMessage(result.toolName), isError: false };
+  const shown = names?.providerNameOf(result.toolName);
+  if (result.status === "denied") {
+    // Its text names the tool first (a reason given after it may repeat the name): that first mention is the one to change.
+    const text = shown === undefined ? result.content : result.content.replace(describeName(result.toolName), () => describeName(shown));
+    return { text, isError: false };
+  }
+  if (result.status === "approval-required") return { text: approvalRequiredMessage(shown ?? result.toolName), isError: false };
   const text = valueText(result.value);
   if (text !== undefined) return { text, isError: false };
   return { text: notJsonMessage(undefined, result.value), isError: true };
