@@ -12,6 +12,7 @@ import {
   UnknownToolError,
   type ToolDefinition,
   type ToolHandler,
+  type TSchema,
 } from "../src/index.js";
 import { readParameters, readTool, rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
@@ -264,6 +265,26 @@ describe("ToolRegistry.dispatch", () => {
     const getter = { type: "object", properties: { get a() { return { type: "string" }; } } };
     const error = thrownBy(() => new ToolRegistry().register({ name: "getter", description: "", parameters: getter }, () => 1)) as ToolDefinitionError;
     expect(error.message).toContain("/properties/a: is a getter or setter");
+  });
+
+  it.each([
+    ["an object used twice at each of 20 levels", 2, 20, "k"],
+    ["an object used ten times at each of 7 levels", 10, 7, "k"],
+    ["long names used 25 times at each of 5 levels", 25, 5, "k".repeat(61)],
+  ])("refuses at register a schema that writes out too large: %s", (_label, width, depth, key) => {
+    let schema: TSchema = Type.Integer();
+    for (let level = 0; level < depth; level++) schema = Type.Object(Object.fromEntries(Array.from({ length: width }, (_, index) => [`${key}${index}`, schema])));
+    const error = thrownBy(() => new ToolRegistry().register({ name: "shared", description: "", parameters: schema }, () => 1)) as ToolDefinitionError;
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatchObject({ pointer: "/" });
+    expect(error.problems[0]!.problem).toMatch(/^the schema holds more than (100000 objects and arrays|16777216 characters of names and strings) once written out \(an object used in several places counts in each\)/);
+  });
+
+  it("registers a schema that uses one object in many places within the bound", () => {
+    let schema: TSchema = Type.Integer();
+    for (let level = 0; level < 4; level++) schema = Type.Object(Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`k${index}`, schema])));
+    expect(new ToolRegistry().register({ name: "shared", description: "", parameters: schema }, () => 1).has("shared")).toBe(true);
   });
 });
 

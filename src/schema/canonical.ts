@@ -1,4 +1,4 @@
-import { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./keywords.js";
+import { MAX_SCHEMA_CHARACTERS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_VALUE_DEPTH } from "./keywords.js";
 import { ANY_KEY_PATTERN, isStringKeyRecord, RECORD_STRING_KEY } from "./records.js";
 
 /**
@@ -12,8 +12,11 @@ import { ANY_KEY_PATTERN, isStringKeyRecord, RECORD_STRING_KEY } from "./records
  * `records.ts`), so that it never shares a text with the same pattern written by hand.
  *
  * Returns `undefined` for a schema that cannot be keyed by its text, which must then be keyed by
- * identity: one that is not plain data (a function, a cycle, a non-finite number), or one that
- * carries a TypeBox refinement (`~refine`, a non-enumerable key whose functions no text can hold).
+ * identity: one that is not plain data (a function, a cycle, a non-finite number), one that
+ * carries a TypeBox refinement (`~refine`, a non-enumerable key whose functions no text can hold),
+ * or one whose text would be too long to write: more than `MAX_SCHEMA_NODES` objects and arrays or
+ * `MAX_SCHEMA_CHARACTERS` characters of names and strings, an object used in several places
+ * counting in each (`register` refuses such a schema when it takes its snapshot).
  */
 export function canonicalJson(schema: unknown): string | undefined {
   return written(schema, false);
@@ -29,8 +32,13 @@ export function declaredOrderJson(schema: unknown): string | undefined {
   return written(schema, true);
 }
 
+/** What the text being written may still hold, counted as {@link MAX_SCHEMA_NODES} and {@link MAX_SCHEMA_CHARACTERS} count. */
+const left = { nodes: 0, characters: 0 };
+
 function written(schema: unknown, keepPropertyOrder: boolean): string | undefined {
   const parts: string[] = [];
+  left.nodes = MAX_SCHEMA_NODES;
+  left.characters = MAX_SCHEMA_CHARACTERS;
   try {
     write(schema, 0, parts, keepPropertyOrder, false);
   } catch {
@@ -56,6 +64,7 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
   if (value === undefined) {
     parts.push("undefined");
   } else if (typeof value === "string") {
+    if ((left.characters -= value.length) < 0) throw new NotCanonical("too long");
     parts.push(quoted(value));
   } else if (value === null || typeof value === "boolean") {
     parts.push(JSON.stringify(value));
@@ -63,6 +72,7 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
     if (!Number.isFinite(value)) throw new NotCanonical("non-finite number");
     parts.push(JSON.stringify(value));
   } else if (Array.isArray(value)) {
+    if (--left.nodes < 0) throw new NotCanonical("too large");
     parts.push("[");
     for (let index = 0; index < value.length; index++) {
       if (index > 0) parts.push(",");
@@ -71,12 +81,14 @@ function write(value: unknown, depth: number, parts: string[], keepPropertyOrder
     parts.push("]");
   } else if (typeof value === "object") {
     if (Object.hasOwn(value, "~refine")) throw new NotCanonical("a refinement");
+    if (--left.nodes < 0) throw new NotCanonical("too large");
     const keys = inOrder ? Object.keys(value) : Object.keys(value).sort();
     // A `Type.Record` with string keys means every key, as the pattern that says so (see records.ts).
     const record = isStringKeyRecord(value);
     parts.push("{");
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
+      if ((left.characters -= key.length) < 0) throw new NotCanonical("too long");
       parts.push(index > 0 ? `,${quoted(key)}:` : `${quoted(key)}:`);
       const child = (value as Record<string, unknown>)[key];
       if (record && key === "patternProperties") write({ [ANY_KEY_PATTERN]: (child as Record<string, unknown>)[RECORD_STRING_KEY] }, depth + 1, parts, keepPropertyOrder, false);

@@ -71,6 +71,17 @@ export const REFERENCE_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as co
 /** The deepest nesting of subschemas any walk follows; deeper schemas are refused at `register`. */
 export const MAX_SCHEMA_DEPTH = 128;
 
+/**
+ * The most objects and arrays a schema may hold once written out, an object used in several places
+ * counting in each: a few dozen objects that each use the one below twice write out to millions,
+ * which every walk of the schema (its snapshot, its text, its compile) would expand. Refused at
+ * `register`; the largest tool schemas seen hold a few thousand.
+ */
+export const MAX_SCHEMA_NODES = 100_000;
+
+/** The most characters of names and strings a schema may hold once written out, counted as {@link MAX_SCHEMA_NODES} counts objects. */
+export const MAX_SCHEMA_CHARACTERS = 16 * 1024 * 1024;
+
 /** The most `$ref`s followed in a row without reaching a schema that constrains anything. */
 export const MAX_REF_HOPS = 64;
 
