@@ -369,12 +369,25 @@ export class ToolHookError extends ToolRegistryError {
   readonly toolName: string;
   /** For arguments a hook gave that the schema refuses: one `<JSON Pointer>: <message>` line per problem. */
   readonly issues: readonly string[];
+  /**
+   * Whether the tool had run: `true` for an `after` hook, which sees its result (its effects may
+   * have taken place, and the message says so), `false` before it ran.
+   */
+  readonly ran: boolean;
 
-  constructor(toolName: string, options?: ErrorOptions & { issues?: readonly string[] }) {
-    super(`Tool ${describeName(toolName)} could not run: a check of the application failed. Do not retry this call as it is; tell the user if it matters.`, options);
+  /** @param options.ran see {@link ToolHookError.ran} */
+  constructor(toolName: string, options?: ErrorOptions & { issues?: readonly string[]; ran?: boolean }) {
+    const ran = options?.ran === true;
+    super(ran ? hookFailedAfterRunMessage(toolName) : `Tool ${describeName(toolName)} could not run: a check of the application failed. Do not retry this call as it is; tell the user if it matters.`, options);
     this.toolName = toolName;
     this.issues = Object.freeze([...(options?.issues ?? [])]);
+    this.ran = ran;
   }
+}
+
+/** `Tool "<name>" ran, but…`: an `after` hook failed on the result of a tool that ran, which may have taken effect. */
+function hookFailedAfterRunMessage(toolName: string): string {
+  return `Tool ${describeName(toolName)} ran, but a check of the application failed on its result, which is not given. It may have taken effect: do not call it again as it is; tell the user if it matters.`;
 }
 
 const MAX_LISTED_TOOLS = 20;

@@ -93,17 +93,24 @@ describe("after hooks", () => {
 
 describe("a throwing hook", () => {
   it.each([
-    ["before throws", { before: () => { throw new Error("boom"); } }],
-    ["before rejects", { before: () => Promise.reject(new Error("boom")) }],
-    ["before answers nonsense", { before: () => 42 as never }],
-    ["after throws", { after: () => { throw new Error("boom"); } }],
-  ])("is an error of its own class, never a crash (%s)", async (_, hooks) => {
-    const { tools } = registry();
+    ["before throws", { before: () => { throw new Error("boom"); } }, false],
+    ["before rejects", { before: () => Promise.reject(new Error("boom")) }, false],
+    ["before answers nonsense", { before: () => 42 as never }, false],
+    ["after throws", { after: () => { throw new Error("boom"); } }, true],
+    ["after answers nonsense", { after: () => 42 as never }, true],
+  ])("is an error of its own class, never a crash, that says whether the tool ran (%s)", async (_, hooks, ran) => {
+    const { tools, seen } = registry();
     tools.use(hooks);
     const [result] = await tools.dispatchAll([toolCall("read", { path: "a" })]);
     expect(result?.status).toBe("error");
     expect(result?.status === "error" && result.error).toBeInstanceOf(ToolHookError);
-    expect(result?.status === "error" && result.content).toContain("a check of the application failed");
+    expect(result?.status === "error" && result.error).toMatchObject({ ran });
+    expect(seen).toHaveLength(ran ? 1 : 0);
+    expect(result?.status === "error" && result.content).toBe(
+      ran
+        ? 'Tool "read" ran, but a check of the application failed on its result, which is not given. It may have taken effect: do not call it again as it is; tell the user if it matters.'
+        : 'Tool "read" could not run: a check of the application failed. Do not retry this call as it is; tell the user if it matters.',
+    );
   });
 
   it("is refused by use when it is not hooks", () => {

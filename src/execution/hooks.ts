@@ -69,23 +69,26 @@ export async function runAfter(hooks: readonly ToolHooks[], call: HookCall, resu
   for (const hook of hooks) {
     if (hook.after === undefined) continue;
     const seen: HookResult = result.reused === undefined ? { value } : { value, reused: result.reused };
-    const decision = await guarded(call.toolName, () => hook.after!(call, seen, context));
+    const decision = await guarded(call.toolName, () => hook.after!(call, seen, context), true);
     if (decision === undefined || decision === null) continue;
     if (typeof decision === "object" && "value" in decision) {
       value = decision.value;
       continue;
     }
-    throw new ToolHookError(call.toolName, { cause: new TypeError("an after hook must return nothing or { value }") });
+    throw new ToolHookError(call.toolName, { cause: new TypeError("an after hook must return nothing or { value }"), ran: true });
   }
   return value;
 }
 
-/** A hook's answer, what it throws or rejects with becoming a `ToolHookError`. */
-async function guarded<T>(toolName: string, run: () => T | PromiseLike<T>): Promise<T> {
+/**
+ * A hook's answer, what it throws or rejects with becoming a `ToolHookError`.
+ * @param ran whether the tool has run (an `after` hook)
+ */
+async function guarded<T>(toolName: string, run: () => T | PromiseLike<T>, ran = false): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw new ToolHookError(toolName, { cause: error });
+    throw new ToolHookError(toolName, { cause: error, ran });
   }
 }
 
