@@ -31,9 +31,13 @@ describe("issueLines", () => {
     expect(line).not.toMatch(/[\n\r\u2028\u2029]/);
   });
 
-  it("shortens overlong pointer segments", () => {
+  it("shortens overlong pointer segments, never splitting a surrogate pair", () => {
     const [line] = issueLines([{ pointer: `/${"k".repeat(500)}`, message: "is not an allowed property" }]);
     expect(line!.length).toBeLessThan(120);
+    for (let offset = 0; offset < 4; offset++) {
+      const [emoji] = issueLines([{ pointer: `/${"k".repeat(offset)}${"😀".repeat(100)}`, message: "must be string" }]);
+      expect(emoji).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    }
   });
 
   it("drops repeated lines, and only those, in a short list and in a long one", () => {
@@ -44,9 +48,15 @@ describe("issueLines", () => {
       { pointer: "/b", message: "must be string" },
     ];
     expect(issueLines([...distinct, ...distinct])).toEqual(["/a: must be string", "/a: must be >= 0", "/b: must be string"]);
-    // Two pointers that differ only past the shown length of a segment are one line.
+    // A long segment shows its start and its end: names that differ at the end are told apart, and
+    // two that differ only in the middle are one line.
     const long = "k".repeat(200);
-    expect(issueLines([{ pointer: `/${long}x`, message: "must be string" }, { pointer: `/${long}y`, message: "must be string" }])).toHaveLength(1);
+    expect(issueLines([{ pointer: `/${long}x`, message: "must be string" }, { pointer: `/${long}y`, message: "must be string" }])).toEqual([
+      `/${"k".repeat(48)}…${"k".repeat(15)}x: must be string`,
+      `/${"k".repeat(48)}…${"k".repeat(15)}y: must be string`,
+    ]);
+    expect(issueLines([{ pointer: `/x${long}`, message: "must be string" }, { pointer: `/y${long}`, message: "must be string" }])).toHaveLength(2);
+    expect(issueLines([{ pointer: `/${long}x${long}`, message: "must be string" }, { pointer: `/${long}y${long}`, message: "must be string" }])).toHaveLength(1);
     const many = Array.from({ length: MAX_ISSUES + 2 }, (_, index) => ({ pointer: `/${index % 3}`, message: "must be string" }));
     expect(issueLines(many)).toEqual(["/0: must be string", "/1: must be string", "/2: must be string"]);
   });

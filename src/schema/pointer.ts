@@ -62,7 +62,8 @@ const ANY_UNSAFE_CHARACTER = new RegExp(UNSAFE_CHARACTERS.source);
 /**
  * A pointer as shown in text for the model and for logs: `/` for the root, control characters,
  * line separators and lone surrogates written as `\uXXXX` (so that no key can start a new line
- * or forge an issue), and each segment cut to `maxSegmentCharacters`.
+ * or forge an issue), and each segment cut to about `maxSegmentCharacters`: its start and its end,
+ * where long names that share a start (`item_…_count`, `item_…_price`) differ.
  */
 export function displayPointer(pointer: string, maxSegmentCharacters = 64): string {
   if (pointer === "") return "/";
@@ -72,6 +73,19 @@ export function displayPointer(pointer: string, maxSegmentCharacters = 64): stri
   if (escaped.length <= maxSegmentCharacters * 2) return escaped;
   return escaped
     .split("/")
-    .map((segment) => (segment.length > maxSegmentCharacters ? `${segment.slice(0, maxSegmentCharacters)}…` : segment))
+    .map((segment) => (segment.length > maxSegmentCharacters ? cutSegment(segment, maxSegmentCharacters) : segment))
     .join("/");
+}
+
+/** A long segment's first three quarters of `max` characters and its last quarter, joined by `…`, never splitting a surrogate pair. */
+function cutSegment(segment: string, max: number): string {
+  let head = Math.ceil((max * 3) / 4);
+  let tail = segment.length - (max - head);
+  if (isHighSurrogate(segment.charCodeAt(head - 1))) head--;
+  if (isHighSurrogate(segment.charCodeAt(tail - 1))) tail++;
+  return `${segment.slice(0, head)}…${segment.slice(tail)}`;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
