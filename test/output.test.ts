@@ -42,6 +42,46 @@ describe("a tool's outputSchema", () => {
     expect(await rejectionOf(registry.dispatch(toolCall("bare", { city: "Oslo" })))).toBeInstanceOf(ToolResultValidationError);
   });
 
+  it("checks the result as the model receives it, its JSON: the same verdict on a run and on a cached replay", async () => {
+    class Account {
+      readonly #balance = 42;
+      get balance(): number {
+        return this.#balance;
+      }
+    }
+    const balance = { name: "balance", description: "", parameters: Type.Object({}), outputSchema: Type.Object({ balance: Type.Number() }) };
+    const registry = new ToolRegistry()
+      .register(balance, () => new Account() as never, { effects: "read-only", cacheTtlMs: 60_000 })
+      .register({ ...balance, name: "disguised" }, () => ({ balance: 1, toJSON: () => "other" }) as never)
+      .register({ name: "dated", description: "", parameters: Type.Object({}), outputSchema: Type.Object({ at: Type.String() }) }, () => ({ at: new Date(0) }) as never);
+    const [first, cached] = await registry.dispatchAll([toolCall("balance", {}, "c1"), toolCall("balance", {}, "c2")]);
+    for (const result of [first, cached]) {
+      expect(result).toMatchObject({ status: "error", error: { name: "ToolResultValidationError", issues: ["/balance: must have required properties balance"] } });
+    }
+    expect(await rejectionOf(registry.dispatch(toolCall("disguised", {})))).toBeInstanceOf(ToolResultValidationError);
+    expect(await registry.dispatch(toolCall("dated", {}))).toEqual({ at: new Date(0) });
+  });
+
+  it("takes a result whose proxy throws for a key it does not know as its JSON, in the check and in a provider's message", async () => {
+    const strict = <T extends object>(target: T): T => new Proxy(target, { get: (object, key) => { if (key === "then" || key === "toJSON" || key in object) return Reflect.get(object, key); throw new TypeError(`unknown key ${String(key)}`); } });
+    const registry = new ToolRegistry()
+      .register({ name: "config", description: "", parameters: Type.Object({}) }, () => strict({ region: "eu" }))
+      .register({ name: "checked", description: "", parameters: Type.Object({}), outputSchema: Type.Object({ region: Type.String() }) }, () => strict({ region: "eu" }));
+    const results = await registry.dispatchAll([toolCall("config", {}, "c1"), toolCall("checked", {}, "c2")]);
+    for (const result of results) {
+      expect(result.status).toBe("ok");
+      expect(openAIChat(registry).result(result)).toEqual({ role: "tool", tool_call_id: result.toolCallId, content: '{"region":"eu"}' });
+    }
+  });
+
+  it("tells the model a rich result's structuredContent could not be sent, naming its type, rather than dropping it", async () => {
+    const registry = new ToolRegistry().register({ name: "report", description: "", parameters: Type.Object({}) }, () =>
+      toolContent([{ type: "text", text: "Report:" }], { structuredContent: { total: 3, id: 10n } }),
+    );
+    const [result] = await registry.dispatchAll([toolCall("report", {}, "c1")]);
+    expect(openAIChat(registry).result(result!).content).toBe("Report:\nThe tool returned a value that cannot be sent as JSON (object).");
+  });
+
   it("must be a sound object schema, checked at register", () => {
     const bad = thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: { type: "object", properties: { a: { type: "nope" } } } as never }, () => ({}) as never));
     expect(bad).toBeInstanceOf(ToolDefinitionError);

@@ -15,7 +15,7 @@ import { isToolContent, type ToolContent } from "../results/content.js";
 import { modelItems } from "../results/model-items.js";
 import { checkOutput } from "../results/output.js";
 import { ValidatorCache } from "../validation/cache.js";
-import { isJsonData } from "./json-data.js";
+import { isJsonData } from "../results/json-data.js";
 import { jsonTextProblem, plainObjectSchema } from "../schema/plain.js";
 import { notJsonMessage, valueText } from "../text/result-text.js";
 import type { ToolRegistry } from "../registry/registry.js";

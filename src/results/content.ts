@@ -93,7 +93,13 @@ export function toolContent<TStructured = unknown>(items: readonly ContentItem[]
 
 /** Whether `value` was made by {@link toolContent} (by this copy of the package or another). */
 export function isToolContent(value: unknown): value is ToolContent {
-  return typeof value === "object" && value !== null && (value as { [TOOL_CONTENT]?: unknown })[TOOL_CONTENT] === true;
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return (value as { [TOOL_CONTENT]?: unknown })[TOOL_CONTENT] === true;
+  } catch {
+    // A proxy whose trap throws for a key it does not know: not one (it is sent as its JSON, if it has one).
+    return false;
+  }
 }
 
 /** A copy of one item, holding only its known fields, once they are of the right kinds. */

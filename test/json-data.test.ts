@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isJsonData } from "../src/mcp/json-data.js";
+import { isJsonData } from "../src/results/json-data.js";
 
 const jsonCopy = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? "null");
 
