@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent, type ToolSuccess } from "../src/index.js";
+import { isToolContent, toolContent, ToolDefinitionError, ToolRegistry, ToolResultValidationError, Type, type ToolContent, type ToolResult, type ToolSuccess } from "../src/index.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
-import { openAIChat } from "../src/providers/index.js";
+import { anthropic, gemini, openAIChat, openAIResponses } from "../src/providers/index.js";
+import { LONGEST_PROVIDER_NAME } from "../src/text/content-notes.js";
 
 const weatherOutput = Type.Object({ celsius: Type.Number(), city: Type.String() }, { additionalProperties: false });
 const weatherTool = { name: "weather", description: "Weather in a city", parameters: Type.Object({ city: Type.String() }), outputSchema: weatherOutput };
@@ -171,6 +172,9 @@ describe("maxResultBytes", () => {
     expect(tight).toMatchObject({ value: "ab", truncated: true });
   });
 
+  const imageNote = "[An image (image/png) of this result was left out: OpenAI Chat Completions does not take it in a tool result.]";
+  const imageFollows = "[1 image of this result follows in the next user message.]";
+
   it("keeps a rich result's items in order while they fit, within the limit, and leaves out an image that does not", async () => {
     const registry = new ToolRegistry({ maxResultBytes: 200 }).register(echo, () =>
       toolContent([{ type: "text", text: "0123456789" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "tail" }, { type: "text", text: "x".repeat(200) }]),
@@ -183,8 +187,9 @@ describe("maxResultBytes", () => {
       "[an image (image/png) left out: the result is over its size limit]",
       "tail",
       expect.stringMatching(/^x+$/),
-      // The four items and the three newlines between them.
-      `[Result cut to 200 of its ${10 + PNG.length + 4 + 200 + 3} bytes. Ask for less (a narrower query, one page) to see the rest.]`,
+      // The four items (the image as the longer of its data and the note an adapter may send for it),
+      // the three newlines between them, and the line Chat Completions adds for an image that follows.
+      `[Result cut to 200 of its ${10 + Math.max(PNG.length, bytesOf(imageNote)) + 4 + 200 + 3 + bytesOf(imageFollows) + 1} bytes. Ask for less (a narrower query, one page) to see the rest.]`,
     ]);
     expect(texts.reduce((sum, text) => sum + bytesOf(text), 0) + texts.length - 1).toBe(200);
   });
@@ -198,6 +203,33 @@ describe("maxResultBytes", () => {
     expect("structuredContent" in value).toBe(false);
     const sent = openAIChat(registry).result(result!);
     expect(bytesOf(sent.content as string)).toBeLessThanOrEqual(300);
+  });
+
+  /** The text each provider's tool-result message holds for `result`, its text parts joined by newlines. */
+  const messageTexts = (registry: ToolRegistry, result: ToolResult): Record<string, string> => {
+    const texts = (parts: unknown): string => (Array.isArray(parts) ? parts.flatMap((part: { text?: unknown }) => (typeof part.text === "string" ? [part.text] : [])).join("\n") : String(parts ?? ""));
+    return {
+      chat: openAIChat(registry).result(result).content,
+      responses: texts(openAIResponses(registry).result(result).output),
+      anthropic: texts(anthropic(registry).result(result).content),
+      gemini: String((gemini(registry).result(result).functionResponse.response as { output?: unknown }).output ?? ""),
+    };
+  };
+
+  it.each([
+    ["100 audio items an adapter replaces by notes", 1_000, Array.from({ length: 100 }, () => ({ type: "audio" as const, data: "AAAA", mimeType: "audio/wav" }))],
+    ["an image of a type no adapter takes", 50, [{ type: "image" as const, data: "AAAA", mimeType: "image/svg+xml" }]],
+    ["a binary resource", 60, [{ type: "resource" as const, resource: { uri: "file:///a.bin", mimeType: "application/octet-stream", blob: "AAAA" } }]],
+  ])("keeps every provider's message within the limit for %s, counting the notes sent in their place", async (_label, maxResultBytes, items) => {
+    const registry = new ToolRegistry({ maxResultBytes }).register(echo, () => toolContent(items));
+    const [result] = await registry.dispatchAll([toolCall("echo", { text: "" })]);
+    expect(result).toMatchObject({ truncated: true });
+    for (const [provider, text] of Object.entries(messageTexts(registry, result!))) expect({ provider, bytes: bytesOf(text) <= maxResultBytes }).toEqual({ provider, bytes: true });
+  });
+
+  it("sizes notes with the longest name of a provider that writes them", () => {
+    const registry = new ToolRegistry();
+    for (const adapter of [openAIChat(registry), openAIResponses(registry), anthropic(registry), gemini(registry)]) expect(adapter.provider.length).toBeLessThanOrEqual(LONGEST_PROVIDER_NAME.length);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isToolContent, toolContent, type ContentItem, type ToolContent } from "./content.js";
 import { valueText } from "../text/result-text.js";
 import { modelItems } from "./model-items.js";
+import { attachmentsFollowNote, longestLeftOutNote } from "../text/content-notes.js";
 
 /** A result as it reaches the model, and whether it was cut to fit. */
 export interface FittedResult {
@@ -32,23 +33,30 @@ export function fitResult(value: unknown, maxBytes: number): FittedResult {
 
 /**
  * A `toolContent` result within `maxBytes`, counted as the model gets it: every item the adapters
- * send (its `structuredContent` as text too, where no text item holds it), and a byte between two
- * items (the adapters that join text join it with newlines). A cut result keeps no
- * `structuredContent`: the text it would be sent as could be any size, and it no longer matches what was cut.
+ * send (its `structuredContent` as text too, where no text item holds it), each image, audio item
+ * or binary resource as its data or as the note an adapter sends in its place, whichever is
+ * longer, a byte between two items (the adapters that join text join it with newlines), and the
+ * line Chat Completions adds when images or documents follow in a user message. A cut result keeps
+ * no `structuredContent`: the text it would be sent as could be any size, and it no longer matches what was cut.
  */
 function fitContent(value: ToolContent, maxBytes: number): FittedResult {
   const sent = modelItems(value);
-  const total = sent.reduce((sum, item) => sum + itemBytes(item), 0) + sent.length - 1;
+  const attachments = attachmentsNoteBytes(sent);
+  const total = sent.reduce((sum, item) => sum + itemBytes(item), 0) + sent.length - 1 + attachments;
   if (total <= maxBytes) return { value, truncated: false };
   const notice = noticeWithin(total, maxBytes);
   let left = notice === undefined ? maxBytes : maxBytes - utf8Length(notice) - 1;
+  // The attachments line is paid for with the first image or document kept.
+  let attachmentsUnpaid = attachments;
   const items: ContentItem[] = [];
   // Each item after the first costs one byte more: the newline before it.
   const room = (): number => left - (items.length > 0 ? 1 : 0);
   for (const item of value.content) {
-    const bytes = itemBytes(item);
+    const attachment = isAttachment(item);
+    const bytes = itemBytes(item) + (attachment ? attachmentsUnpaid : 0);
     if (bytes <= room()) {
       left = room() - bytes;
+      if (attachment) attachmentsUnpaid = 0;
       items.push(item);
     } else if (item.type === "text") {
       if (room() > 0) items.push({ type: "text", text: cutUtf8(item.text, room()) });
@@ -65,17 +73,30 @@ function fitContent(value: ToolContent, maxBytes: number): FittedResult {
   return { value: toolContent(items), truncated: true };
 }
 
-/** What an item costs: its text's UTF-8 bytes, or its base64 data's length. */
+/** What an item costs: its text's UTF-8 bytes, or the longer of its base64 data and the note an adapter may send in its place. */
 function itemBytes(item: ContentItem): number {
   switch (item.type) {
     case "text":
       return utf8Length(item.text);
     case "image":
     case "audio":
-      return item.data.length;
+      return Math.max(item.data.length, utf8Length(longestLeftOutNote(item)));
     case "resource":
-      return "text" in item.resource ? utf8Length(item.resource.text) : item.resource.blob.length;
+      if ("text" in item.resource) return utf8Length(item.resource.text);
+      return Math.max(item.resource.blob.length, utf8Length(longestLeftOutNote({ type: "resource", mimeType: item.resource.mimeType })));
   }
+}
+
+/** The bytes of the line (and its newline) Chat Completions adds when a result's images and PDF documents follow in a user message; 0 without any. */
+function attachmentsNoteBytes(items: readonly ContentItem[]): number {
+  const images = items.filter((item) => item.type === "image").length;
+  const documents = items.filter((item) => item.type === "resource" && isAttachment(item)).length;
+  return images + documents === 0 ? 0 : utf8Length(attachmentsFollowNote(images, documents)) + 1;
+}
+
+/** Whether Chat Completions may send `item` in a user message after the tool message: an image, or a PDF document. */
+function isAttachment(item: ContentItem): boolean {
+  return item.type === "image" || (item.type === "resource" && !("text" in item.resource) && item.resource.mimeType === "application/pdf");
 }
 
 function describeItem(item: Exclude<ContentItem, { type: "text" }>): string {

@@ -14,6 +14,14 @@ export function leftOutNote(item: NotedItem, provider: string): string {
   return `[${describeItem(item)} of this result was left out: ${provider} does not take it in a tool result.]`;
 }
 
+/** The longest name of a provider whose adapter writes these notes: a note is sized with it before the provider is known. */
+export const LONGEST_PROVIDER_NAME = "OpenAI Chat Completions";
+
+/** The longest {@link leftOutNote} any adapter may send in place of `item`. */
+export function longestLeftOutNote(item: NotedItem): string {
+  return leftOutNote(item, LONGEST_PROVIDER_NAME);
+}
+
 /** The line a Chat Completions tool message ends with when its images and documents follow in a user message. */
 export function attachmentsFollowNote(images: number, documents: number): string {
   const parts = [counted(images, "image"), counted(documents, "PDF document")].filter((part) => part !== "");
