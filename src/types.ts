@@ -158,9 +158,9 @@ export type ToolResult = ToolSuccess | ToolFailure | ToolApprovalPending | ToolD
 /** Per-call options of `dispatch`. */
 export interface DispatchOptions {
   /** Aborting it aborts the handler's `context.signal` and rejects the dispatch. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** An approval token from `registry.approve`, for a tool that needs approval. */
-  approval?: string;
+  approval?: string | undefined;
   /** Your own data for this request (the user, the tenant…): handlers, hooks and policies see it as `context.data`. */
   data?: unknown;
   /**
@@ -168,7 +168,7 @@ export interface DispatchOptions {
    * of the name. A tool outside it is refused with `ToolNotAllowedError` (listing those that are
    * allowed) and never runs; close-name suggestions never name it. Every tool when unset.
    */
-  allow?: AllowList;
+  allow?: AllowList | undefined;
 }
 
 /** Options of `dispatchAll`. */
@@ -177,16 +177,16 @@ export interface DispatchAllOptions extends Omit<DispatchOptions, "approval"> {
    * How many calls run at once.
    * @default Infinity
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Approval tokens from `registry.approve`, by tool call id. */
-  approvals?: Readonly<Record<string, string>>;
+  approvals?: Readonly<Record<string, string>> | undefined;
   /**
    * `"sequential"` runs the calls one at a time, in order (as `concurrency: 1`); `"parallel"` runs
    * them at once (up to `concurrency`), in an order still kept among calls that share an
    * `exclusive` resource.
    * @default "parallel"
    */
-  order?: "parallel" | "sequential";
+  order?: "parallel" | "sequential" | undefined;
 }
 
 /** Figures of a validator cache. */
@@ -276,9 +276,9 @@ export interface DispatchStreamOptions extends DispatchAllOptions {
    * call you passed its signal to stops the model's generation and saves its tokens.
    * @default "continue"
    */
-  onInvalid?: "continue" | "abort";
+  onInvalid?: "continue" | "abort" | undefined;
   /** The controller whose signal you passed to the SDK's streaming call; required with `onInvalid: "abort"`. */
-  abortController?: AbortController;
+  abortController?: AbortController | undefined;
 }
 
 /** What every event of `dispatchStream` says of its call. */

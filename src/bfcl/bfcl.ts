@@ -22,7 +22,7 @@ export interface BfclOptions {
    * - `"strict"`: as JSON Schema reads it, an annotation only: `null` is refused unless the type allows it.
    * @default "nullable"
    */
-  defaultNull?: "nullable" | "strict";
+  defaultNull?: "nullable" | "strict" | undefined;
 }
 
 /** BFCL's Python type names that JSON Schema spells differently; `any` means no type constraint. */

@@ -12,14 +12,14 @@ export interface RedisLedgerOptions {
    * What every key starts with, so that one Redis can hold several registries' ledgers.
    * @default "ttr:ledger:"
    */
-  keyPrefix?: string;
+  keyPrefix?: string | undefined;
   /**
    * How long a store call waits for Redis's answer, in milliseconds, before it fails (and the
    * registry refuses a `once` call as `ToolLedgerError` `"unavailable"`), also while Redis is not
    * connected or takes the connection and never answers. `Infinity` waits for ever.
    * @default 2000
    */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
 }
 
 /**

@@ -31,20 +31,20 @@ export interface ToolQueueOptions {
   /** The BullMQ queue's name; the workers of {@link createToolWorker} must use the same. */
   queueName: string;
   /** BullMQ's key prefix, the same on both sides. @default "bull" */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * How long a call waits for Redis when it is not connected, in milliseconds, before it fails
    * with a `ToolQueueConnectionError` (at once on a refused connection).
    * @default 2000
    */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /**
    * BullMQ job options for every call (`removeOnComplete`, `priority`…); the job id is the call's
    * and `attempts` stays 1: a call runs again only when its worker dies, and then only if its tool
    * is safe to repeat.
    * @default { removeOnComplete: { age: 3600, count: 10000 }, removeOnFail: { age: 86400 } }
    */
-  jobOptions?: Omit<JobsOptions, "jobId" | "attempts" | "backoff" | "repeat">;
+  jobOptions?: Omit<JobsOptions, "jobId" | "attempts" | "backoff" | "repeat"> | undefined;
 }
 
 /** What {@link createToolQueue} returns: the registry's dispatch verbs, over the queue. */

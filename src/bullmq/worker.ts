@@ -17,17 +17,17 @@ export interface ToolWorkerOptions {
   /** The queue's name, as {@link createToolQueue} was given it. */
   queueName: string;
   /** BullMQ's key prefix, the same on both sides. @default "bull" */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * How many calls this worker runs at once.
    * @default 1
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * BullMQ `Worker` options, passed through (`lockDuration`, `stalledInterval`, `maxStalledCount`,
    * `limiter`…). A `limiter` here replaces the one taken from the tools' `rateLimit`.
    */
-  workerOptions?: Omit<WorkerOptions, "connection" | "concurrency" | "prefix" | "autorun">;
+  workerOptions?: Omit<WorkerOptions, "connection" | "concurrency" | "prefix" | "autorun"> | undefined;
 }
 
 /** Every option of {@link createToolWorker}: it refuses any other (a misspelt one). */

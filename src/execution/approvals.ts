@@ -25,9 +25,9 @@ export interface ApproveOptions {
    * How long the token may be used, in milliseconds.
    * @default 600000 (10 minutes)
    */
-  expiresInMs?: number;
+  expiresInMs?: number | undefined;
   /** Who approved (an id, never a secret), carried in the token for your records. */
-  approvedBy?: string;
+  approvedBy?: string | undefined;
 }
 
 /** What an approval token says, once its signature is verified. */

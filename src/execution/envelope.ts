@@ -44,15 +44,15 @@ export interface ToolCallEnvelope {
 /** Options of `registry.envelope`. */
 export interface EnvelopeOptions {
   /** An approval token from `registry.approve`, for a tool that needs approval: it travels with the call. */
-  approval?: string;
+  approval?: string | undefined;
   /** The tools this turn may run, as `dispatch`'s `allow`: a call of another is refused here, and never sent. */
-  allow?: AllowList;
+  allow?: AllowList | undefined;
 }
 
 /** Options of `registry.execute`. */
 export interface ExecuteOptions {
   /** Aborting it aborts the handler's `context.signal`; the result is then a `ToolAbortedError`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Your own data for this run (the worker's, not the sender's): handlers see it as `context.data`. */
   data?: unknown;
 }

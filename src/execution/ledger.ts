@@ -13,7 +13,7 @@ export interface LedgerSetOptions {
    * miss only costs a run). Every other entry (a `once` call's claim or result, a used approval)
    * must be kept until it expires: a store that drops one would let a call run twice.
    */
-  evictable?: boolean;
+  evictable?: boolean | undefined;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface MemoryLedgerOptions {
    * until some expire.
    * @default 10000
    */
-  max?: number;
+  max?: number | undefined;
 }
 
 /**

@@ -34,34 +34,34 @@ export interface RegisterMcpToolsOptions {
    * is at most 127 of them.
    * @default ""
    */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * Time limit of each proxied call, in milliseconds (the registry's `timeoutMs` when unset): the
    * only one, since the SDK's own 60 s limit is lifted for proxied calls. A call past it fails with
    * a `ToolTimeoutError` and its request is cancelled (`notifications/cancelled`).
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Aborts this first listing (a `refresh()` takes a signal of its own); nothing is registered then. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Refuse the whole listing when one tool cannot be registered (its name or
    * schema is refused, or its name is taken): the registry is then left as it
    * was. By default that tool is skipped instead, and reported in `skipped`.
    * @default false
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /**
    * The most `tools/list` pages followed; a server that pages on past it ends
    * the listing with an {@link McpListLimitError}.
    * @default 100
    */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /**
    * The most tools taken from one listing; a server that lists more ends the
    * listing with an {@link McpListLimitError}.
    * @default 1000
    */
-  maxTools?: number;
+  maxTools?: number | undefined;
 }
 
 /** A tool of the server that was not registered, and why. */
@@ -83,7 +83,7 @@ const REFRESH_MCP_OPTIONS = everyOption<RefreshMcpToolsOptions>()(["signal"]);
 /** Options of {@link McpToolRegistration.refresh}. */
 export interface RefreshMcpToolsOptions {
   /** Aborts this listing; the registry is then left as it was. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -25,21 +25,21 @@ import { traceparentOf, withTraceparent } from "./trace-context.js";
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
   /** The tracer spans are made with. @default the global tracer provider's tracer for this package */
-  tracer?: Tracer;
+  tracer?: Tracer | undefined;
   /** A meter for the `gen_ai.execute_tool.duration` histogram (seconds); no metric without one. */
-  meter?: Meter;
+  meter?: Meter | undefined;
   /**
    * Whether spans carry the checked arguments as `gen_ai.tool.call.arguments` (JSON text). Never
    * for a call refused at its check. Off by default: arguments may hold personal data.
    */
-  recordArguments?: boolean;
+  recordArguments?: boolean | undefined;
   /**
    * Whether spans of successful calls carry the result as `gen_ai.tool.call.result` (JSON text, a
    * string as is), and the status of a failed handler's span its error's own text (which often
    * repeats arguments: a path, a query). Off by default: the status then says only
    * `Tool "<name>" failed`, with the error's class in `error.type`.
    */
-  recordResults?: boolean;
+  recordResults?: boolean | undefined;
 }
 
 /** The instrumentation scope of the spans and the histogram. */

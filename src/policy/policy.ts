@@ -3,7 +3,7 @@ import { describeOption, everyOption, milliseconds, oneOf, positiveInteger, refu
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 import type { Claim } from "./locks.js";
 import { type RateLimit, SlidingWindowLimiter } from "./rate-limit.js";
-import type { RetryOptions } from "./retry.js";
+import type { RetryOptions, RetryPlan } from "./retry.js";
 
 /**
  * What running a tool does to the world, as its `register` options declare it:
@@ -33,47 +33,47 @@ export type ApprovalPredicate<TArgs = unknown> = (args: TArgs, context: CallCont
 /** The execution options of `register`, each off unless given. */
 export interface ExecutionOptions<TArgs = unknown> {
   /** What running the tool does to the world; see {@link ToolEffects}. Unknown when unset. */
-  effects?: ToolEffects;
+  effects?: ToolEffects | undefined;
   /** For a `read-only` tool: how long a result is remembered and given again for identical calls, in milliseconds. */
-  cacheTtlMs?: number;
+  cacheTtlMs?: number | undefined;
   /**
    * For a `once` tool: how long its ledger remembers a call (its result, or that it started), in
    * milliseconds; the same arguments run again only after that.
    * @default 86400000 (24 hours)
    */
-  onceTtlMs?: number;
+  onceTtlMs?: number | undefined;
   /**
    * Whether a call needs a person's approval before it runs: `true` for every call, or a function
    * of the checked arguments (a function that throws or rejects means yes: approval fails
    * closed). Needs the registry's `approvalSecret`.
    */
-  needsApproval?: boolean | ApprovalPredicate<TArgs>;
+  needsApproval?: boolean | ApprovalPredicate<TArgs> | undefined;
   /**
    * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for
    * images and audio), its notice included; a larger one is cut, with a notice, and marked `truncated`. Overrides the
    * registry's `maxResultBytes`; `Infinity` lifts it.
    */
-  maxResultBytes?: number;
+  maxResultBytes?: number | undefined;
   /** How many runs of this tool may overlap, across every dispatch of the registry; later calls wait their turn, in order. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Resource keys this tool holds alone while it runs (a write lock: `"fs:write"`): calls holding
    * one of them exclusively never overlap, and within one `dispatchAll` they run in the order the
    * model emitted them. A call waits for its turn (bounded by its `timeoutMs`, or its caller's signal).
    */
-  exclusive?: string | readonly string[];
+  exclusive?: string | readonly string[] | undefined;
   /** Resource keys this tool holds beside other readers (a read lock: `"fs"`): never while a call holds one of them exclusively. */
-  shared?: string | readonly string[];
+  shared?: string | readonly string[] | undefined;
   /** At most `limit` calls in any `intervalMs` (per `key(context)`, if given); more are refused with `ToolRateLimitedError`. */
-  rateLimit?: RateLimit<CallContext>;
+  rateLimit?: RateLimit<CallContext> | undefined;
   /** After `failureThreshold` execution failures in a row, calls are refused with `ToolUnavailableError` until a trial after `resetAfterMs` succeeds. */
-  circuitBreaker?: CircuitBreakerOptions;
+  circuitBreaker?: CircuitBreakerOptions | undefined;
   /**
    * Retries after an execution failure or a timeout, with jittered exponential backoff; never
    * after a refusal (invalid arguments, a policy) or the caller's abort. Only for tools whose
    * `effects` are `"read-only"` or `"idempotent"`.
    */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
 }
 
 /** Every option of {@link ExecutionOptions}: with `timeoutMs`, what `register` takes. */
@@ -104,7 +104,7 @@ export interface ToolPolicy {
   readonly claims: readonly Claim[];
   readonly rateLimit: { readonly limiter: SlidingWindowLimiter; readonly key: ((context: CallContext) => string) | undefined } | undefined;
   readonly breaker: CircuitBreaker | undefined;
-  readonly retry: Required<RetryOptions> | undefined;
+  readonly retry: RetryPlan | undefined;
 }
 
 export const DEFAULT_ONCE_TTL_MS = 86_400_000;
@@ -183,7 +183,7 @@ function breakerOptions(value: CircuitBreakerOptions): CircuitBreakerOptions {
   return { failureThreshold, resetAfterMs };
 }
 
-function retryOf(value: RetryOptions | undefined, effects: ToolEffects | undefined): Required<RetryOptions> | undefined {
+function retryOf(value: RetryOptions | undefined, effects: ToolEffects | undefined): RetryPlan | undefined {
   if (value === undefined) return undefined;
   if (effects !== "read-only" && effects !== "idempotent") {
     throw new TypeError(`retry needs effects "read-only" or "idempotent": a tool that is not safe to repeat is never retried, got effects ${describeOption(effects)}`);

@@ -6,13 +6,16 @@ export interface RetryOptions {
    * The least wait before a retry, in milliseconds.
    * @default 100
    */
-  minDelayMs?: number;
+  minDelayMs?: number | undefined;
   /**
    * The most wait before a retry, in milliseconds.
    * @default 5000
    */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
+
+/** A tool's `retry` as the registry keeps it: every field set, the defaults filled in. */
+export type RetryPlan = { readonly [K in keyof RetryOptions]-?: NonNullable<RetryOptions[K]> };
 
 /**
  * The wait before retry `attempt` (1 for the first retry): exponential from `minDelayMs`, capped

@@ -19,19 +19,19 @@ export interface AdapterOptions {
    *   `dispatchAll` writes for the model names `uber_ride`.
    * @default "strict"
    */
-  names?: "strict" | "map";
+  names?: "strict" | "map" | undefined;
   /**
    * The registry names of the tools `tools()` sends (in registry order), for an
    * agent that needs only some of them; `tools({ only })` chooses for one request instead.
    * Every tool when unset. A name must be registered when `tools()` is called.
    */
-  only?: Iterable<string>;
+  only?: Iterable<string> | undefined;
   /**
    * The most tools one request may carry: `tools()` throws a `ProviderLimitError`
    * for more, before the provider refuses the request.
    * @default 128 for OpenAI (Chat Completions and Responses), which refuses more; `Infinity` for Anthropic and Gemini
    */
-  maxTools?: number;
+  maxTools?: number | undefined;
 }
 
 /** Options of the OpenAI adapters, `openAIChat` and `openAIResponses`. */
@@ -47,7 +47,7 @@ export interface OpenAIAdapterOptions extends AdapterOptions {
    * tool and the JSON Pointer of the construct.
    * @default false
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /** Options of one `tools()` call. */
@@ -57,7 +57,7 @@ export interface ToolsOptions {
    * in place of the adapter's `only`: chosen from the whole registry, and
    * held to the adapter's `maxTools`.
    */
-  only?: Iterable<string>;
+  only?: Iterable<string> | undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ToolDefinition, ToolHandler } from "../types.js";
  */
 export interface RegisterOptions<TArgs = unknown> extends ExecutionOptions<TArgs> {
   /** Overrides the registry's `timeoutMs` for this tool; `Infinity` lifts the registry's limit. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 

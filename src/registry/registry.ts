@@ -46,31 +46,31 @@ export interface ToolRegistryOptions {
    * How many compiled validators the LRU keeps; `Infinity` for no bound.
    * @default 1024
    */
-  cacheSize?: number;
+  cacheSize?: number | undefined;
   /**
    * How validators are keyed: by schema object (`"identity"`), or by the
    * schema's canonical JSON (`"content"`), so that fresh copies of the same
    * schema share one validator.
    * @default "identity"
    */
-  cacheKey?: CacheKey;
+  cacheKey?: CacheKey | undefined;
   /**
    * How long a handler may run before its signal is aborted and the call fails
    * with a `ToolTimeoutError`, in milliseconds. No limit when unset.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The largest JSON arguments text accepted, in UTF-8 bytes; larger text is
    * refused before it is parsed. (Object arguments were parsed by the caller.)
    * @default 16777216 (16 MiB)
    */
-  maxArgumentBytes?: number;
+  maxArgumentBytes?: number | undefined;
   /**
    * Validators generated ahead of time with `precompileValidators`, for
    * environments that forbid code generation. Schemas not found there
    * compile as usual (interpreted, where code generation is forbidden).
    */
-  precompiled?: PrecompiledValidators;
+  precompiled?: PrecompiledValidators | undefined;
   /**
    * Turns on model-friendly repair and receives every repair made. Off by
    * default: arguments are strict. With it, arguments that fail the check are
@@ -80,31 +80,31 @@ export interface ToolRegistryOptions {
    * such call is reported here first (and in `dispatchAll`'s result as
    * `repairs`), never silently. Nothing else is ever converted.
    */
-  onRepair?: (report: RepairReport) => void;
+  onRepair?: ((report: RepairReport) => void) | undefined;
   /**
    * Where `once` results, memoized `read-only` results and used approval tokens are kept. A
    * persistent or shared store lets them survive a restart and hold across processes.
    * @default a new {@link MemoryLedger} (this process only)
    */
-  ledger?: LedgerStore;
+  ledger?: LedgerStore | undefined;
   /**
    * The secret approval tokens are signed with (HMAC-SHA256): best 32 random bytes, kept on the
    * server. A registry with the same secret (and a persistent ledger) accepts tokens across
    * restarts. Without one, the registry signs with a random secret of its own: its tokens are then
    * good for this registry only.
    */
-  approvalSecret?: string | Uint8Array;
+  approvalSecret?: string | Uint8Array | undefined;
   /**
    * The largest result that reaches the model, in UTF-8 bytes of its text (base64 bytes for images
    * and audio), its notice included: a larger one is cut to it with a notice, and marked `truncated`.
    * No limit when unset.
    */
-  maxResultBytes?: number;
+  maxResultBytes?: number | undefined;
   /**
    * Called when a handler the registry gave up on (timed out or aborted) settles at last, with its
    * name, call id, how it settled and how late: never its value. See `executionStats()`.
    */
-  onLateSettle?: (report: LateSettleReport) => void;
+  onLateSettle?: ((report: LateSettleReport) => void) | undefined;
 }
 
 /** Figures of the handlers a registry runs: see {@link ToolRegistry.executionStats}. */
@@ -120,7 +120,7 @@ export interface ExecutionStats {
 /** Options of {@link ToolRegistry.deny}. */
 export interface DenyOptions {
   /** Why, in words for the model (the person's own words, say); at most 1,000 characters reach it. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /** A change to a registry's tools, as {@link ToolRegistry.onChange} listeners receive it. */

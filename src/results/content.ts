@@ -50,7 +50,7 @@ export interface ToolContent<TStructured = unknown> {
 /** Options of {@link toolContent}. */
 export interface ToolContentOptions<TStructured> {
   /** The structured value, checked against the tool's `outputSchema` (MCP's `structuredContent`). */
-  structuredContent?: TStructured;
+  structuredContent?: TStructured | undefined;
 }
 
 /** The standard base64 alphabet, with no padding. */

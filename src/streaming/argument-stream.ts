@@ -136,7 +136,7 @@ export class ArgumentStream<T = unknown> {
 /** Options of `registry.argumentStream`. */
 export interface ArgumentStreamOptions {
   /** The call's id, as the registry's `onRepair` reports it. */
-  toolCallId?: string;
+  toolCallId?: string | undefined;
 }
 
 /** A stream and a push state kept for the life of the module: see `keepLayouts`. */

@@ -77,13 +77,13 @@ export type CacheKey = "identity" | "content";
 /** Options of a {@link ValidatorCache}. */
 export interface ValidatorCacheOptions {
   /** @default "identity" */
-  key?: CacheKey;
+  key?: CacheKey | undefined;
   /**
    * Validators generated ahead of time by `precompileValidators`, for
    * environments that forbid code generation (a Content-Security-Policy
    * without `unsafe-eval`). Schemas not found there compile as usual.
    */
-  precompiled?: PrecompiledValidators;
+  precompiled?: PrecompiledValidators | undefined;
 }
 
 /**

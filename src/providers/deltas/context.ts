@@ -10,7 +10,7 @@ export interface DeltasOptions<TEvent> {
    * the model's text, its reasoning, usage, and the tool calls' own events. The adapter reads
    * the tool calls and lets everything else through here, so nothing is swallowed.
    */
-  onEvent?: (event: TEvent) => void;
+  onEvent?: ((event: TEvent) => void) | undefined;
 }
 
 /** What a stream reader needs of its adapter: names, and what the adapter's `call()` does with a call's text. */
