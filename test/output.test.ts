@@ -227,6 +227,14 @@ describe("maxResultBytes", () => {
     for (const [provider, text] of Object.entries(messageTexts(registry, result!))) expect({ provider, bytes: bytesOf(text) <= maxResultBytes }).toEqual({ provider, bytes: true });
   });
 
+  it("cuts a text resource that crosses the limit as the text it is sent as, rather than leaving it out", async () => {
+    const registry = new ToolRegistry({ maxResultBytes: 300 }).register(echo, () => toolContent([{ type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "n".repeat(1_200) } }]));
+    const [result] = await registry.dispatchAll([toolCall("echo", { text: "" })]);
+    const texts = ((result as ToolSuccess).value as ToolContent).content.map((item) => (item.type === "text" ? item.text : item.type));
+    expect(texts).toEqual([expect.stringMatching(/^n{100,}$/), "[Result cut to 300 of its 1200 bytes. Ask for less (a narrower query, one page) to see the rest.]"]);
+    expect(texts.reduce((sum, text) => sum + bytesOf(text), 0) + texts.length - 1).toBe(300);
+  });
+
   it("sizes notes with the longest name of a provider that writes them", () => {
     const registry = new ToolRegistry();
     for (const adapter of [openAIChat(registry), openAIResponses(registry), anthropic(registry), gemini(registry)]) expect(adapter.provider.length).toBeLessThanOrEqual(LONGEST_PROVIDER_NAME.length);

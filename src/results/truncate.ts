@@ -15,8 +15,8 @@ const encoder = new TextEncoder();
  * A result within `maxBytes` of UTF-8 text (or base64 data) for the model, its notice included. A
  * larger value becomes the start of its text, cut at a character boundary, followed by a notice
  * that says it was cut and by how much (shorter where the limit is small: see {@link noticeWithin});
- * a `toolContent` result keeps its items in order while they fit, cuts the text item that crosses
- * the limit, replaces each image, audio or binary resource that does not fit whole by a line saying
+ * a `toolContent` result keeps its items in order while they fit, cuts the text item (or text
+ * resource, as the text item it is sent as) that crosses the limit, replaces each image, audio or binary resource that does not fit whole by a line saying
  * it was left out (while such lines fit), and ends with the notice. A value with no JSON text is
  * left for the adapters to report.
  */
@@ -58,8 +58,10 @@ function fitContent(value: ToolContent, maxBytes: number): FittedResult {
       left = room() - bytes;
       if (attachment) attachmentsUnpaid = 0;
       items.push(item);
-    } else if (item.type === "text") {
-      if (room() > 0) items.push({ type: "text", text: cutUtf8(item.text, room()) });
+    } else if (item.type === "text" || (item.type === "resource" && "text" in item.resource)) {
+      // A text resource reaches the model as its text (see the adapters): cut, it is that text's start.
+      const text = item.type === "text" ? item.text : (item.resource as { text: string }).text;
+      if (room() > 0) items.push({ type: "text", text: cutUtf8(text, room()) });
       left = 0;
     } else {
       const leftOut = `[${describeItem(item)} left out: the result is over its size limit]`;
