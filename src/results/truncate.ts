@@ -16,8 +16,9 @@ const encoder = new TextEncoder();
  * larger value becomes the start of its text, cut at a character boundary, followed by a notice
  * that says it was cut and by how much (shorter where the limit is small: see {@link noticeWithin});
  * a `toolContent` result keeps its items in order while they fit, cuts the text item (or text
- * resource, as the text item it is sent as) that crosses the limit, replaces each image, audio or binary resource that does not fit whole by a line saying
- * it was left out (while such lines fit), and ends with the notice. A value with no JSON text is
+ * resource, as the text item it is sent as) that crosses the limit, replaces each image, audio or
+ * binary resource that does not fit whole by a line saying it was left out (while such lines fit),
+ * and ends with the notice. A value with no JSON text is
  * left for the adapters to report.
  */
 export function fitResult(value: unknown, maxBytes: number): FittedResult {

@@ -100,8 +100,7 @@ type Schema = Record<string, unknown>;
  * keys or an array's items) is paid for in the repair's step budget.
  */
 interface SchemaFacts {
-  /** Its alternatives: union branches flattened, references followed. */
-  readonly alternatives: Schema[];
+  /** What rule 1 needs of its alternatives (union branches flattened, references followed). */
   readonly literal: LiteralPlan;
   /** Whether an alternative's type admits an array: only then may rule 4 wrap a value, or rule 2 parse an array's JSON text. */
   readonly mayBeArray: boolean;
@@ -118,7 +117,6 @@ function factsOf(schema: Schema, context: Context): SchemaFacts {
   if (facts === undefined) {
     const alternatives = alternativesOf(schema, context, 0);
     facts = {
-      alternatives,
       literal: literalPlan(alternatives),
       mayBeArray: alternatives.some((alternative) => mayBe(alternative, "array")),
       mayBeObject: alternatives.some((alternative) => mayBe(alternative, "object")),
