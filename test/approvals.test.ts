@@ -176,6 +176,30 @@ describe("an approval token", () => {
     expect(runs).toHaveLength(0);
   });
 
+  it("has one spelling: a signature whose last character differs only in the bits its bytes do not use is refused as tampered", async () => {
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const { registry, runs } = payRegistry();
+    const token = await registry.approve(await requestOf(registry));
+    const respelt = `${token.slice(0, -1)}${alphabet[alphabet.indexOf(token.at(-1)!) ^ 1]}`;
+    expect(respelt).not.toBe(token);
+    expect(await rejectionOf(registry.dispatch(call(), { approval: respelt }))).toMatchObject({ reason: "tampered" });
+    expect(await registry.dispatch(call(), { approval: token })).toBe("paid 10");
+    expect(runs).toHaveLength(1);
+  });
+
+  it("stays used past its expiry for a registry sharing the ledger whose clock runs behind", async () => {
+    const ledger = new MemoryLedger();
+    const ahead = payRegistry(undefined, { ledger });
+    const behind = payRegistry(undefined, { ledger });
+    const token = await ahead.registry.approve(await requestOf(ahead.registry), { expiresInMs: 200 });
+    expect(await ahead.registry.dispatch(call(), { approval: token })).toBe("paid 10");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The token has expired by the ledger's time; the other registry's clock says it has not.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 5_000 });
+    expect(await rejectionOf(behind.registry.dispatch(call(), { approval: token }))).toMatchObject({ reason: "used" });
+    expect(behind.runs).toHaveLength(0);
+  });
+
   it("is refused as tampered when signed under another secret", async () => {
     const other = payRegistry(undefined, { approvalSecret: "another secret, also thirty-two bytes long" });
     const { registry, runs } = payRegistry();

@@ -179,6 +179,24 @@ describe("registry.execute", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("refuses an envelope whose field cannot be read as malformed, resolving as it promises", async () => {
+    const { registry: sender } = payRegistry();
+    const { registry: worker, handler } = payRegistry();
+    const envelope = await sender.envelope(call);
+    const hostile = new Proxy({ ...envelope }, { get: (target, key) => { if (key === "arguments") throw new Error("trap"); return Reflect.get(target, key); } });
+    const result = await worker.execute(hostile);
+    expect((failure(result) as ToolEnvelopeError).reason).toBe("malformed");
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("runs an envelope whose deadline is further than a timer can wait, rather than timing it out at once", async () => {
+    const { registry: sender } = payRegistry(undefined, { timeoutMs: 60_000 });
+    const { registry: worker } = payRegistry(vi.fn(async (args: { invoice: string; amount: number }) => { await new Promise((resolve) => setTimeout(resolve, 20)); return `paid ${args.invoice}`; }));
+    const envelope = await sender.envelope(call);
+    const result = await worker.execute({ ...envelope, deadline: Date.now() + 30 * 86_400_000 });
+    expect(result).toMatchObject({ status: "ok", value: "paid inv_1" });
+  });
+
   it("refuses a tool the executing registry does not have as missing", async () => {
     const { registry: sender } = payRegistry();
     const worker = new ToolRegistry();

@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError
 import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
-import { everyOption, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
+import { everyOption, MAX_TIMER_MS, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -160,7 +160,9 @@ async function settleBy(services: EnvelopeServices, call: ToolCallContent, envel
   const { toolCallId, toolName } = envelope;
   const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(timeout), envelope.deadline! - Date.now());
+  // A deadline further than a timer can wait (about 24.8 days) is not timed: `setTimeout` would take it as 1 ms.
+  const delay = envelope.deadline! - Date.now();
+  const timer = delay <= MAX_TIMER_MS ? setTimeout(() => deadline.abort(timeout), delay) : undefined;
   // The deadline reaches the call as an abort: it is told as the timeout it is (which came before the
   // handler ran when the call was still waiting for its turn), to the observers too.
   const told = (result: ToolResult): ToolResult => {
@@ -180,7 +182,13 @@ const HEX_64 = /^[0-9a-f]{64}$/;
 function readEnvelope(value: unknown): ToolCallEnvelope | ToolEnvelopeError {
   const malformed = (name: unknown = ""): ToolEnvelopeError => new ToolEnvelopeError(typeof name === "string" ? name : "", "malformed");
   if (!isPlainObject(value)) return malformed();
-  const envelope = value as Record<string, unknown>;
+  let envelope: Record<string, unknown>;
+  try {
+    // Each field read once, into an envelope of its own: a getter (or a proxy's trap) runs now or never.
+    envelope = { ...(value as Record<string, unknown>) };
+  } catch {
+    return malformed();
+  }
   const { toolName, toolCallId, deadline, timeoutMs, traceparent, approval } = envelope;
   if (envelope.v !== 1 || typeof toolName !== "string" || typeof toolCallId !== "string") return malformed(toolName);
   if (!isPlainObject(envelope.arguments)) return malformed(toolName);
@@ -194,13 +202,22 @@ function readEnvelope(value: unknown): ToolCallEnvelope | ToolEnvelopeError {
 }
 
 function idOf(envelope: unknown): string {
-  const id = isPlainObject(envelope) ? (envelope as Record<string, unknown>).toolCallId : undefined;
+  const id = fieldOf(envelope, "toolCallId");
   return typeof id === "string" ? id : "";
+}
+
+/** A field of what may be an envelope; `undefined` where it has none or cannot be read. */
+function fieldOf(envelope: unknown, name: "toolCallId" | "traceparent"): unknown {
+  try {
+    return isPlainObject(envelope) ? (envelope as Record<string, unknown>)[name] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A malformed envelope's trace context, when it has one that is a string (observers read it as untrusted text). */
 function traceparentOf(envelope: unknown): string | undefined {
-  const traceparent = isPlainObject(envelope) ? (envelope as Record<string, unknown>).traceparent : undefined;
+  const traceparent = fieldOf(envelope, "traceparent");
   return typeof traceparent === "string" ? traceparent : undefined;
 }
 

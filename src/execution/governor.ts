@@ -16,6 +16,12 @@ import { callFingerprint } from "./fingerprint.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
 import type { ResourceLocks } from "../policy/locks.js";
 
+/**
+ * How long a used token's nonce is kept past the token's expiry: a registry sharing the ledger whose
+ * clock runs behind this one's by less than that still finds it used while it thinks the token good.
+ */
+const CLOCK_SKEW_MARGIN_MS = 5 * 60_000;
+
 /** What a call whose time ran out before its ledger store answered waited for, as its message says it. */
 const WAITED_FOR_LEDGER = "its ledger store did not answer in that time";
 
@@ -205,7 +211,8 @@ export class Governor {
   /**
    * Uses up a verified token as its handler is about to run (after the rate limit, the wait for its
    * turn and the circuit breaker, so that a call refused or aborted before it ran leaves the token
-   * good): its nonce is marked used in the ledger until the token expires, once.
+   * good): its nonce is marked used in the ledger until the token expires (and
+   * {@link CLOCK_SKEW_MARGIN_MS} after, for registries sharing the ledger whose clocks run behind), once.
    * @throws ToolApprovalError `"used"` when it was used before, `"expired"` when it expired while the call waited
    * @throws ToolLedgerError when the ledger cannot say whether the token was used
    * @throws ToolAbortedError or ToolTimeoutError (not started) when the ledger has not answered by the caller's abort or the time limit
@@ -213,7 +220,8 @@ export class Governor {
   async #useApproval(toolName: string, toolCallId: string, claims: ApprovalClaims, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<void> {
     const now = Date.now();
     if (claims.expiresAt <= now) throw new ToolApprovalError(toolName, "expired");
-    if (!(await bounded(this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, claims.expiresAt - now), toolName, toolCallId, caller, timeoutMs, false))) {
+    const keepMs = claims.expiresAt - now + CLOCK_SKEW_MARGIN_MS;
+    if (!(await bounded(this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, keepMs), toolName, toolCallId, caller, timeoutMs, false))) {
       throw new ToolApprovalError(toolName, "used");
     }
   }

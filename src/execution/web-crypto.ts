@@ -52,11 +52,16 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** Unpadded base64url as bytes; `undefined` for anything else. */
+/**
+ * Unpadded base64url as bytes; `undefined` for anything else, including a text that is not the one
+ * spelling of its bytes (its last character holding bits the bytes do not use): one value, one text,
+ * so that nothing keyed by the text (a job id made from a token) is told apart by another spelling.
+ */
 export function fromBase64Url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+  const bytes = Uint8Array.from(binary, (character) => character.charCodeAt(0));
+  return toBase64Url(bytes) === text ? bytes : undefined;
 }
 
 /** Text as unpadded base64url of its UTF-8 bytes. */
