@@ -103,6 +103,39 @@ describe("a call that joins an identical call in flight", () => {
     expect(await first).toBe("done");
     expect(runs()).toBe(1);
   });
+
+  it.each([
+    ["read-only", { status: "ok", toolCallId: "b", value: "paid inv_1" }, 2],
+    ["idempotent", { status: "ok", toolCallId: "b", value: "paid inv_1" }, 2],
+    // A once call never runs twice: the aborted run's outcome is not known yet, and the joiner says so.
+    ["once", { status: "error", toolCallId: "b", error: { name: "ToolLedgerError", reason: "in-doubt" } }, 1],
+  ] as const)("does not fail with the abort of the %s run it joined, which that run's own caller made", async (effects, expected, expectedRuns) => {
+    let runs = 0;
+    const waiting: Array<() => void> = [];
+    // Each run lasts until it is let go, or until its own caller aborts it.
+    const registry = new ToolRegistry().register(
+      payTool,
+      (args, { signal }) =>
+        new Promise((resolve, reject) => {
+          runs++;
+          waiting.push(() => resolve(`paid ${args.invoice}`));
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
+      { effects },
+    );
+    const owner = new AbortController();
+    const first = rejectionOf(registry.dispatch(call("a"), { signal: owner.signal }));
+    await vi.waitFor(() => expect(runs).toBe(1));
+    const joiner = registry.dispatchAll([call("b")]);
+    await vi.waitFor(() => expect(registry.ledgerStats().inFlight).toBe(1));
+    owner.abort(new Error("user A left"));
+    expect(await first).toMatchObject({ name: "ToolAbortedError", toolCallId: "a" });
+    if (expectedRuns === 2) await vi.waitFor(() => expect(runs).toBe(2));
+    waiting.splice(0).forEach((letGo) => letGo());
+    const [result] = await joiner;
+    expect(result).toMatchObject(expected);
+    expect(runs).toBe(expectedRuns);
+  });
 });
 
 describe("a read-only tool with cacheTtlMs", () => {

@@ -1,4 +1,4 @@
-import { ToolLedgerError } from "../errors.js";
+import { ToolAbortedError, ToolLedgerError } from "../errors.js";
 import { isToolContent, toolContent } from "../results/content.js";
 import type { ReuseKind } from "../types.js";
 import type { LateWatcher } from "../dispatch/run.js";
@@ -34,6 +34,8 @@ export interface Execution {
   skip(): void;
   /** Waits for the run of an identical call this call joined, until this call's own caller aborts. */
   join<T>(running: Promise<T>): Promise<T>;
+  /** Whether this call's own caller has aborted it. */
+  aborted(): boolean;
   /**
    * Waits for a ledger store call made for this call, until its caller aborts or its time limit
    * passes: a store that does not answer never holds the call past either.
@@ -71,8 +73,22 @@ export class CallLedger {
     const running = this.#inFlight.get(fingerprint);
     if (running !== undefined) {
       this.stats.inFlight++;
-      execution.skip();
-      return execution.join(running).then((shared) => ({ value: shared.value, reused: "in-flight" }));
+      // What the call holds for running is kept until the run it joined has a result: if that run's
+      // own caller aborts it, this call (whose caller did not) runs, or joins, anew.
+      return execution.join(running).then(
+        (shared): SharedResult => {
+          execution.skip();
+          return { value: shared.value, reused: "in-flight" };
+        },
+        (error: unknown) => {
+          if (error instanceof ToolAbortedError && !execution.aborted()) {
+            this.stats.inFlight--;
+            return this.share(fingerprint, rule, execution);
+          }
+          execution.skip();
+          throw error;
+        },
+      );
     }
     const own = this.#produce(fingerprint, rule, execution);
     this.#inFlight.set(fingerprint, own);

@@ -114,6 +114,7 @@ export class Governor {
       run: (watcher) => this.#execute(prepared, call, context, hold, watcher, approval),
       skip: () => hold?.finish(),
       join: (running) => bounded(running, tool.name, toolCallId, call.caller, undefined, true),
+      aborted: () => call.caller?.signal.aborted === true,
       wait: (pending) => bounded(pending, tool.name, toolCallId, call.caller, call.timeoutMs, false),
     };
     const effects = policy?.effects;
