@@ -200,6 +200,24 @@ describe("an approval token", () => {
     expect(behind.runs).toHaveLength(0);
   });
 
+  it("is never asked for arguments a person would be shown otherwise than they run (a Map shows as {}), and a token for what JSON shows never runs them", async () => {
+    const registry = new ToolRegistry({ approvalSecret: SECRET }).register(
+      { name: "configure", description: "", parameters: Type.Object({ env: Type.Unknown() }) },
+      ({ env }) => `configured ${env instanceof Map ? "a Map" : JSON.stringify(env)}`,
+      { needsApproval: true },
+    );
+    const [asked] = await registry.dispatchAll([toolCall("configure", { env: new Map([["LD_PRELOAD", "/tmp/evil.so"]]) }, "c1")]);
+    expect(asked).toMatchObject({ status: "error", error: { name: "ToolArgumentsValidationError", issues: ["/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) for a person to approve them"] } });
+    for (const [shown, runs] of [[{}, new Map([["a", 1]])], [[null], [undefined]], [null, Number.NaN], [{}, new Set([1])]] as const) {
+      const error = await rejectionOf(registry.dispatch(toolCall("configure", { env: shown }, "c2")));
+      if (!(error instanceof ToolApprovalRequiredError)) throw new Error(`expected an approval request, got ${String(error)}`);
+      const request = error.request;
+      const token = await registry.approve(request);
+      const [result] = await registry.dispatchAll([toolCall("configure", { env: runs }, request.toolCallId)], { approvals: { [request.toolCallId]: token } });
+      expect(result).toMatchObject({ status: "error", error: { name: "ToolApprovalError", reason: "mismatch" } });
+    }
+  });
+
   it("is refused as tampered when signed under another secret", async () => {
     const other = payRegistry(undefined, { approvalSecret: "another secret, also thirty-two bytes long" });
     const { registry, runs } = payRegistry();

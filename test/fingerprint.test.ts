@@ -49,6 +49,24 @@ describe("callFingerprint", () => {
     cycle.self = cycle;
     await expect(callFingerprint("t", cycle)).rejects.toThrow(TypeError);
     await expect(callFingerprint("t", { n: 10n })).rejects.toThrow(TypeError);
+    await expect(callFingerprint("t", { pattern: /a/ })).rejects.toThrow(TypeError);
+  });
+
+  it("tells what a copy holds beyond JSON from the JSON it would become: Map, Set, Date, typed arrays, NaN, infinities, undefined items", async () => {
+    const pairs: Array<[unknown, unknown]> = [
+      [{}, new Map([["a", 1]])],
+      [{}, new Map()],
+      [{}, new Set([1])],
+      [[null], [undefined]],
+      [null, Number.NaN],
+      [null, Infinity],
+      [new Date(0).toISOString(), new Date(0)],
+      [{ 0: 1, 1: 2 }, new Uint8Array([1, 2])],
+      [new Map([["a", 1]]), new Map([["a", 2]])],
+      [new Set([1, 2]), new Set([2, 1])],
+    ];
+    for (const [json, other] of pairs) expect(await callFingerprint("t", { v: json })).not.toBe(await callFingerprint("t", { v: other }));
+    expect(await callFingerprint("t", { v: new Map([["a", { x: 1, y: 2 }]]) })).toBe(await callFingerprint("t", { v: new Map([["a", { y: 2, x: 1 }]]) }));
   });
 });
 

@@ -6,8 +6,15 @@ import { hex, sha256 } from "./web-crypto.js";
  * `undefined` properties are left out), with every object's keys sorted and no white space. Two
  * values with the same JSON up to key order have the same text; `1` and `1.0` are one number,
  * `-0` is `0`.
+ *
+ * What a private copy of arguments holds beyond JSON (given as objects, copied as `structuredClone`
+ * copies) is written in words JSON never uses, so that it is told apart from the JSON it would
+ * become: `NaN`, `Infinity`, `-Infinity`, an `undefined` array item, a `Map` or `Set` with its
+ * entries, a `Date` with its time, a typed array with its items. A token approving `{}` never
+ * approves a `Map` with entries, nor `[null]` `[undefined]`.
  * @throws TypeError for a value with no JSON text (a BigInt, a cycle, nesting deeper than the
- * registry ever accepts in arguments)
+ * registry ever accepts in arguments, an object of another kind: a `RegExp`, an `Error`, a boxed
+ * primitive, a buffer)
  */
 export function canonicalValueJson(value: unknown): string {
   const text = write(value, 0, new Set());
@@ -19,6 +26,7 @@ export function canonicalValueJson(value: unknown): string {
 const MAX_DEPTH = MAX_VALUE_DEPTH * 2;
 
 function write(value: unknown, depth: number, path: Set<object>): string | undefined {
+  if (typeof value === "object" && value !== null && !isPlainData(value)) return writeOtherObject(value, depth, path);
   if (typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON === "function") {
     value = (value as { toJSON(key: string): unknown }).toJSON("");
   }
@@ -27,7 +35,8 @@ function write(value: unknown, depth: number, path: Set<object>): string | undef
     case "boolean":
       return JSON.stringify(value);
     case "number":
-      return JSON.stringify(value); // -0 → "0", non-finite → "null", as JSON has it
+      // -0 is "0", as JSON has it; NaN and the infinities, which JSON writes as null, as their names.
+      return Number.isFinite(value) ? JSON.stringify(value) : String(value);
     case "bigint":
       throw new TypeError("a BigInt has no JSON text");
     case "object":
@@ -42,7 +51,8 @@ function write(value: unknown, depth: number, path: Set<object>): string | undef
   let text: string;
   if (Array.isArray(value)) {
     const items: string[] = [];
-    for (const item of value) items.push(write(item, depth + 1, path) ?? "null");
+    // An item JSON writes as null (undefined, a function) as the word for what it is: `[undefined]` is not `[null]`.
+    for (const item of value) items.push(write(item, depth + 1, path) ?? (item === undefined ? "undefined" : "null"));
     text = `[${items.join(",")}]`;
   } else {
     const parts: string[] = [];
@@ -52,6 +62,39 @@ function write(value: unknown, depth: number, path: Set<object>): string | undef
       if (item !== undefined) parts.push(`${JSON.stringify(key)}:${item}`);
     }
     text = `{${parts.join(",")}}`;
+  }
+  path.delete(value);
+  return text;
+}
+
+/** Whether `value` is an object JSON writes by its own keys: a plain object or an array. */
+function isPlainData(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || Array.isArray(value);
+}
+
+/**
+ * An object that is not plain data, as a private copy may hold it: `Map[…]`, `Set[…]`, `Date(…)`,
+ * `Uint8Array[…]` (words JSON never writes, so no JSON value shares the text).
+ * @throws TypeError for any other kind of object, which has no canonical text here
+ */
+function writeOtherObject(value: object, depth: number, path: Set<object>): string {
+  if (depth > MAX_DEPTH) throw new TypeError("the value nests too deeply");
+  if (path.has(value)) throw new TypeError("the value holds a cycle");
+  if (value instanceof Date) return `Date(${String(value.getTime())})`;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return `${value.constructor.name}[${Array.from(value as unknown as ArrayLike<number | bigint>, String).join(",")}]`;
+  path.add(value);
+  let text: string;
+  if (value instanceof Map) {
+    const entries: string[] = [];
+    for (const [key, item] of value) entries.push(`[${write(key, depth + 1, path) ?? "undefined"},${write(item, depth + 1, path) ?? "undefined"}]`);
+    text = `Map[${entries.join(",")}]`;
+  } else if (value instanceof Set) {
+    const items: string[] = [];
+    for (const item of value) items.push(write(item, depth + 1, path) ?? "undefined");
+    text = `Set[${items.join(",")}]`;
+  } else {
+    throw new TypeError(`the value holds an object with no canonical text (${Object.prototype.toString.call(value)})`);
   }
   path.delete(value);
   return text;

@@ -1,4 +1,5 @@
-import { ToolAbortedError, ToolApprovalError, ToolExecutionError, ToolHookError, ToolRateLimitedError, ToolTimeoutError, ToolUnavailableError } from "../errors.js";
+import { ToolAbortedError, ToolApprovalError, ToolArgumentsValidationError, ToolExecutionError, ToolHookError, ToolRateLimitedError, ToolTimeoutError, ToolUnavailableError } from "../errors.js";
+import { isJsonData } from "../results/json-data.js";
 import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { type ExecutionTracker, type LateWatcher, runCall } from "../dispatch/run.js";
@@ -21,6 +22,9 @@ import type { ResourceLocks } from "../policy/locks.js";
  * clock runs behind this one's by less than that still finds it used while it thinks the token good.
  */
 const CLOCK_SKEW_MARGIN_MS = 5 * 60_000;
+
+/** The issue of arguments a person could not be shown as they would run. */
+const NOT_APPROVABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) for a person to approve them";
 
 /** What a call whose time ran out before its ledger store answered waited for, as its message says it. */
 const WAITED_FOR_LEDGER = "its ledger store did not answer in that time";
@@ -108,6 +112,8 @@ export class Governor {
     let approval: ApprovalClaims | undefined;
     if (call.approval !== undefined) approval = await this.#verifyApproval(call, await fingerprintOf());
     else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
+      // A person approves what the request shows, its JSON: arguments JSON would change (a Map, NaN) are not shown as they would run.
+      if (!isJsonData(args)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
       return { kind: "approval", request: approvalRequest(prepared, await fingerprintOf()) };
     }
     const execution: Execution = {
