@@ -91,6 +91,32 @@ describe("after hooks", () => {
   });
 });
 
+describe("a before hook that changes the arguments in place", () => {
+  it("is checked as a returned value is: a change the schema refuses fails the call, and the handler never sees it", async () => {
+    const { tools, seen } = registry();
+    tools.use({ before: (call) => void ((call.arguments as { limit?: number }).limit = 1_000) });
+    const [result] = await tools.dispatchAll([toolCall("read", { path: "a" })]);
+    expect(result).toMatchObject({ status: "error", error: { name: "ToolHookError", issues: ["/limit: must be <= 100"] } });
+    expect(seen).toEqual([]);
+  });
+
+  it("cannot change what the handler received by keeping the object and changing it later", async () => {
+    let kept: { path: string } | undefined;
+    const seen: unknown[] = [];
+    const tools = new ToolRegistry().register(read, async (args) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push({ ...args });
+      return "read";
+    });
+    tools.use({ before: (call) => void (kept = call.arguments as { path: string }) });
+    const running = tools.dispatch(toolCall("read", { path: "a" }));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    kept!.path = "/etc/shadow";
+    await running;
+    expect(seen).toEqual([{ path: "a" }]);
+  });
+});
+
 describe("a throwing hook", () => {
   it.each([
     ["before throws", { before: () => { throw new Error("boom"); } }, false],

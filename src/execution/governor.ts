@@ -100,10 +100,12 @@ export class Governor {
     const context: CallContext = call.data === undefined ? { toolCallId, toolName: tool.name } : { toolCallId, toolName: tool.name, data: call.data };
     const hooks = this.services.hooks();
     let prepared = call.prepared;
-    if (hooks.length > 0) {
+    if (hooks.some((hook) => hook.before !== undefined)) {
       const before = await runBefore(hooks, hookCall(prepared), context, (value) => this.services.recheck(tool, value));
       if (before.denied) return { kind: "denied", toolName: tool.name, content: hookDeniedMessage(tool.name, before.reason) };
-      if (before.changed) prepared = { ...prepared, args: before.arguments };
+      // Copied and checked again however the hooks left them: one may have changed the object it was
+      // given in place (or keep it, and change it while the handler runs), where only a returned value is checked.
+      prepared = { ...prepared, args: this.services.recheck(tool, before.arguments) };
     }
     const args = prepared.args;
     let fingerprint: Promise<string> | undefined;
