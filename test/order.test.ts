@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ToolRegistry, ToolTimeoutError, Type, type RegisterOptions } from "../src/index.js";
+import { MemoryLedger, ToolRegistry, ToolTimeoutError, Type, type RegisterOptions } from "../src/index.js";
 import { rejectionOf, thrownBy, toolCall } from "./support/fixtures.js";
 
 const parameters = Type.Object({ id: Type.String() });
@@ -157,5 +157,29 @@ describe("dispatchAll's order", () => {
 
   it("refuses another order", async () => {
     expect(await rejectionOf(new ToolRegistry().dispatchAll([], { order: "random" as never }))).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("a turn whose caller aborts part way", () => {
+  it("begins none of the calls after the abort: no hook, approval request, repair report or ledger entry, each aborted before it ran", async () => {
+    const controller = new AbortController();
+    const stored: string[] = [];
+    const store = new MemoryLedger();
+    const ledger = { get: (key: string) => store.get(key), set: (key: string, value: never, options: never) => (stored.push(`set ${key.split(":")[0]}`), store.set(key, value, options)), delete: (key: string) => (stored.push(`delete ${key.split(":")[0]}`), store.delete(key)), add: (key: string, value: never, options: never) => (stored.push(`add ${key.split(":")[0]}`), store.add(key, value, options)) };
+    const heard: string[] = [];
+    const registry = new ToolRegistry({ ledger, approvalSecret: "a test secret of at least thirty-two bytes", onRepair: () => void heard.push("repair") })
+      .register({ name: "first", description: "", parameters }, () => (controller.abort(new Error("the user left")), "first"))
+      .register({ name: "pay", description: "", parameters }, () => "paid", { effects: "once" })
+      .register({ name: "wire", description: "", parameters }, () => "wired", { needsApproval: true })
+      .register({ name: "count", description: "", parameters: Type.Object({ n: Type.Integer() }) }, () => "counted");
+    registry.use({ before: (call) => void heard.push(`before ${call.toolName}`) });
+    const results = await registry.dispatchAll(
+      [toolCall("first", { id: "1" }, "c1"), toolCall("pay", { id: "2" }, "c2"), toolCall("wire", { id: "3" }, "c3"), toolCall("count", { n: "4" }, "c4"), toolCall("count", { n: 4.5 }, "c5")],
+      { order: "sequential", signal: controller.signal },
+    );
+    expect(results.map((result) => result.status)).toEqual(["ok", "error", "error", "error", "error"]);
+    for (const result of results.slice(1)) expect(result).toMatchObject({ error: { name: "ToolAbortedError", started: false } });
+    expect(heard).toEqual(["before first"]);
+    expect(stored).toEqual([]);
   });
 });

@@ -97,6 +97,10 @@ export class Governor {
 
   async #govern(call: GovernedCall, policy: ToolPolicy | undefined, hold: Hold | undefined): Promise<Outcome> {
     const { tool, toolCallId } = call.prepared;
+    const notAborted = (): void => {
+      if (call.caller?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, call.caller.signal.reason, false);
+    };
+    notAborted();
     const context: CallContext = call.data === undefined ? { toolCallId, toolName: tool.name } : { toolCallId, toolName: tool.name, data: call.data };
     const hooks = this.services.hooks();
     let prepared = call.prepared;
@@ -106,6 +110,7 @@ export class Governor {
       // Copied and checked again however the hooks left them: one may have changed the object it was
       // given in place (or keep it, and change it while the handler runs), where only a returned value is checked.
       prepared = { ...prepared, args: this.services.recheck(tool, before.arguments) };
+      notAborted();
     }
     const args = prepared.args;
     let fingerprint: Promise<string> | undefined;
@@ -116,7 +121,10 @@ export class Governor {
     else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
       // A person approves what the request shows, its JSON: arguments JSON would change (a Map, NaN) are not shown as they would run.
       if (!isJsonData(args)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
-      return { kind: "approval", request: approvalRequest(prepared, await fingerprintOf()) };
+      const request = approvalRequest(prepared, await fingerprintOf());
+      // No person is asked to approve a call of a turn its caller has given up.
+      notAborted();
+      return { kind: "approval", request };
     }
     const execution: Execution = {
       run: (watcher) => this.#execute(prepared, call, context, hold, watcher, approval),

@@ -5,7 +5,7 @@ import { lookUpTool, type PrepareContext, type PreparedCall, prepareCall, prepar
 import { RepeatedFailures } from "../dispatch/repeated-failures.js";
 import { DISPATCH_ALL_OPTIONS, DISPATCH_STREAM_OPTIONS, refuseUnknownDispatchOptions } from "../dispatch/dispatch-options.js";
 import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/run.js";
-import { ToolApprovalError, ToolApprovalRequiredError, ToolArgumentsValidationError, ToolDeniedError } from "../errors.js";
+import { ToolAbortedError, ToolApprovalError, ToolApprovalRequiredError, ToolArgumentsValidationError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
 import { CallLedger, type LedgerStats } from "../execution/effects.js";
 import { type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
@@ -481,6 +481,8 @@ export class ToolRegistry {
     const { caller, data } = run;
     let prepared: PreparedCall | ToolArgumentsValidationError;
     try {
+      // A call of a turn its caller has aborted is not begun: no check, hook, approval or ledger entry.
+      if (caller?.signal.aborted) throw new ToolAbortedError(toolName, toolCallId, caller.signal.reason, false);
       prepared = prepareOrRefuse(fields, this.#prepareContext, run.allowed);
       if (prepared instanceof ToolArgumentsValidationError) return toFailure(toolCallId, toolName, prepared, modelNamesOf(call));
       if (observation !== undefined) observation.arguments = prepared.args;
