@@ -138,6 +138,21 @@ describe("a call that joins an identical call in flight", () => {
   });
 });
 
+describe("a tool registered again under its name", () => {
+  it("never answers a call with a run of its former registration still in flight", async () => {
+    const { registry, finish } = gatedPayRegistry({ effects: "idempotent" }, "old handler");
+    const old = registry.dispatch(call("a"));
+    await vi.waitFor(() => expect(registry.executionStats().running).toBe(1));
+    registry.unregister("pay");
+    registry.register(payTool, () => "new handler", { effects: "idempotent" });
+    const [result] = await registry.dispatchAll([call("b")]);
+    expect(result).toMatchObject({ status: "ok", value: "new handler" });
+    expect(result).not.toHaveProperty("reused");
+    finish();
+    expect(await old).toBe("old handler");
+  });
+});
+
 describe("a read-only tool with cacheTtlMs", () => {
   it("answers a repeat from the cache until the time to live runs out", async () => {
     const { registry, runs } = payRegistry({ effects: "read-only", cacheTtlMs: 80 });

@@ -47,6 +47,8 @@ export interface Execution {
 /** How a call's effects are governed: which ledger entries it reads and writes. */
 export interface EffectRule {
   readonly toolName: string;
+  /** The tool's registration: calls join only a run of the same one (a tool registered again under its name has its own). */
+  readonly registration: object;
   readonly effects: "read-only" | "idempotent" | "once";
   readonly cacheTtlMs: number | undefined;
   readonly onceTtlMs: number;
@@ -62,7 +64,8 @@ type OnceRecord = { state: "running"; since: string } | { state: "done"; at: str
  * (fail closed); a failed cache read or write only costs a run.
  */
 export class CallLedger {
-  readonly #inFlight = new Map<string, Promise<SharedResult>>();
+  /** The runs in flight, by registration, then by fingerprint. */
+  readonly #inFlight = new WeakMap<object, Map<string, Promise<SharedResult>>>();
   readonly #adding = new Set<string>();
   readonly stats: LedgerStats = { runs: 0, inFlight: 0, cache: 0, ledger: 0, inDoubt: 0, storeErrors: 0 };
 
@@ -70,7 +73,9 @@ export class CallLedger {
 
   /** The call's result: joined from an identical call in flight, else from the cache or the ledger, else run. */
   share(fingerprint: string, rule: EffectRule, execution: Execution): Promise<SharedResult> {
-    const running = this.#inFlight.get(fingerprint);
+    let inFlight = this.#inFlight.get(rule.registration);
+    if (inFlight === undefined) this.#inFlight.set(rule.registration, (inFlight = new Map()));
+    const running = inFlight.get(fingerprint);
     if (running !== undefined) {
       this.stats.inFlight++;
       // What the call holds for running is kept until the run it joined has a result: if that run's
@@ -91,9 +96,9 @@ export class CallLedger {
       );
     }
     const own = this.#produce(fingerprint, rule, execution);
-    this.#inFlight.set(fingerprint, own);
+    inFlight.set(fingerprint, own);
     const done = (): void => {
-      if (this.#inFlight.get(fingerprint) === own) this.#inFlight.delete(fingerprint);
+      if (inFlight.get(fingerprint) === own) inFlight.delete(fingerprint);
     };
     own.then(done, done);
     return own;

@@ -137,7 +137,7 @@ export class Governor {
     const shared: SharedResult =
       effects === undefined
         ? { value: await execution.run(undefined), reused: undefined }
-        : await this.services.ledger.share(await fingerprintOf(), { toolName: tool.name, effects, cacheTtlMs: policy!.cacheTtlMs, onceTtlMs: policy!.onceTtlMs }, execution);
+        : await this.services.ledger.share(await fingerprintOf(), { toolName: tool.name, registration: tool, effects, cacheTtlMs: policy!.cacheTtlMs, onceTtlMs: policy!.onceTtlMs }, execution);
     if (policy?.outputSchema !== undefined) checkOutput(tool.name, toolCallId, this.services.outputValidator(tool), shared.value);
     const value = hooks.length > 0 ? await runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context) : shared.value;
     const maxBytes = policy?.maxResultBytes ?? this.services.maxResultBytes;
