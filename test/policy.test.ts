@@ -118,6 +118,47 @@ describe("rateLimit", () => {
     expect(await rejectionOf(tools.dispatch(toolCall("search", { n: 2 })))).toBeInstanceOf(ToolRateLimitedError);
   });
 
+  it("gives back the run of a call that never ran: refused by the circuit breaker, or timed out waiting for its turn", async () => {
+    let failing = true;
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      () => {
+        runs++;
+        if (failing) throw new Error("down");
+        return "up";
+      },
+      { rateLimit: { limit: 2, intervalMs: 60_000 }, circuitBreaker: { failureThreshold: 1, resetAfterMs: 30 } },
+    );
+    expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 1 })))).toMatchObject({ name: "ToolExecutionError" });
+    for (const n of [2, 3, 4]) expect(await rejectionOf(tools.dispatch(toolCall("api", { n })))).toBeInstanceOf(ToolUnavailableError);
+    failing = false;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(await tools.dispatch(toolCall("api", { n: 5 }))).toBe("up");
+    expect(runs).toBe(2);
+    const slow = new ToolRegistry().register(tool("slow"), () => new Promise((resolve) => setTimeout(() => resolve("done"), 50)), { rateLimit: { limit: 2, intervalMs: 60_000 }, concurrency: 1, timeoutMs: 20 });
+    const [ran, waited] = await slow.dispatchAll([toolCall("slow", { n: 1 }), toolCall("slow", { n: 2 })]);
+    expect(ran).toMatchObject({ status: "error", error: { name: "ToolTimeoutError", started: true } });
+    expect(waited).toMatchObject({ status: "error", error: { name: "ToolTimeoutError", started: false } });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The call that never started gave its run back: a third is under the limit of two (it runs, and times out again).
+    expect(await rejectionOf(slow.dispatch(toolCall("slow", { n: 3 })))).toMatchObject({ name: "ToolTimeoutError", started: true });
+  });
+
+  it("counts each retry as a run: past the limit, the call ends with its last failure", async () => {
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("flaky"),
+      () => {
+        runs++;
+        throw new Error("flaky");
+      },
+      { effects: "idempotent", retry: { retries: 4, minDelayMs: 1, maxDelayMs: 1 }, rateLimit: { limit: 2, intervalMs: 60_000 } },
+    );
+    expect(await rejectionOf(tools.dispatch(toolCall("flaky", { n: 1 })))).toMatchObject({ name: "ToolExecutionError" });
+    expect(runs).toBe(2);
+  });
+
   it("refuses a call whose key function throws, as a hook error", async () => {
     const tools = new ToolRegistry().register(tool("search"), () => "ok", { rateLimit: { limit: 1, intervalMs: 1_000, key: () => { throw new Error("no user"); } } });
     expect(await rejectionOf(tools.dispatch(toolCall("search", { n: 1 })))).toBeInstanceOf(ToolHookError);

@@ -154,25 +154,43 @@ export class Governor {
     const { tool, toolCallId } = prepared;
     const policy = tool.policy;
     const rateLimit = policy?.rateLimit;
-    if (rateLimit !== undefined) {
-      const retryAfterMs = rateLimit.limiter.take(rateLimitKey(tool.name, rateLimit.key, context));
-      if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
-    }
+    // Each run of the handler takes one call of the rate limit (a retry too); one taken by a call that
+    // then never ran (refused by the circuit breaker, timed out or aborted waiting for its turn) is given back.
+    const scope = rateLimit === undefined ? undefined : rateLimitKey(tool.name, rateLimit.key, context);
+    // When the run was taken, or how long until one could be: 0 when there is no limit.
+    const takeRun = (): { at: number } | { retryAfterMs: number } => {
+      if (rateLimit === undefined) return { retryAfterMs: 0 };
+      const at = performance.now();
+      const retryAfterMs = rateLimit.limiter.take(scope!, at);
+      return retryAfterMs > 0 ? { retryAfterMs } : { at };
+    };
+    const first = takeRun();
+    if ("retryAfterMs" in first && first.retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, first.retryAfterMs);
+    const taken = "at" in first ? first.at : undefined;
+    const giveBack = (): void => {
+      if (taken !== undefined) rateLimit!.limiter.giveBack(scope!, taken);
+    };
     const breaker = policy?.breaker;
-    if (hold !== undefined && !hold.ticket.held) {
-      // An open circuit refuses at once, rather than after a wait for a turn the call could not use.
-      const refusedFor = breaker?.refusal() ?? 0;
+    try {
+      if (hold !== undefined && !hold.ticket.held) {
+        // An open circuit refuses at once, rather than after a wait for a turn the call could not use.
+        const refusedFor = breaker?.refusal() ?? 0;
+        if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
+        await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
+      }
+      // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
+      const refusedFor = breaker?.admit() ?? 0;
       if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
-      await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
+    } catch (error) {
+      giveBack();
+      throw error;
     }
-    // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
-    const refusedFor = breaker?.admit() ?? 0;
-    if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
     if (approval !== undefined) {
       try {
         await this.#useApproval(tool.name, toolCallId, approval, call.caller, call.timeoutMs);
       } catch (error) {
         breaker?.released();
+        giveBack();
         throw error;
       }
     }
@@ -204,6 +222,12 @@ export class Governor {
         // A retry never overlaps the attempt it replaces where runs are limited: an attempt given up
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
         if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
+        // A retry is a run: over the rate limit, the call ends with its last failure.
+        const next = takeRun();
+        if ("retryAfterMs" in next && next.retryAfterMs > 0) {
+          breaker?.released();
+          throw error;
+        }
       }
       const signal = call.caller;
       await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));

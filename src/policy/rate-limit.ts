@@ -47,4 +47,11 @@ export class SlidingWindowLimiter {
     times.push(now);
     return 0;
   }
+
+  /** Gives back the call `key` took at `at` (see {@link take}): it never ran, so it does not count. */
+  giveBack(key: string, at: number): void {
+    const times = this.#windows.get(key);
+    const index = times === undefined ? -1 : times.lastIndexOf(at);
+    if (index >= 0) times!.splice(index, 1);
+  }
 }
