@@ -216,6 +216,41 @@ describe("circuitBreaker", () => {
     expect(runs).toBe(5);
   });
 
+  it("keeps its one trial when a call admitted before the circuit opened is aborted", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const waiting: Array<() => void> = [];
+    let failNext = false;
+    let runs = 0;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      (_args, { signal }) => {
+        runs++;
+        if (failNext) {
+          failNext = false;
+          throw new Error("503");
+        }
+        return new Promise((resolve, reject) => {
+          waiting.push(() => resolve("up"));
+          signal.addEventListener("abort", () => reject(signal.reason));
+        });
+      },
+      { circuitBreaker: { failureThreshold: 1, resetAfterMs: 100 } },
+    );
+    const before = new AbortController();
+    const admittedBefore = rejectionOf(tools.dispatch(toolCall("api", { n: 1 }), { signal: before.signal }));
+    failNext = true;
+    expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 2 })))).toMatchObject({ name: "ToolExecutionError" });
+    vi.advanceTimersByTime(100);
+    const trial = tools.dispatch(toolCall("api", { n: 3 }));
+    await vi.waitFor(() => expect(runs).toBe(3));
+    before.abort();
+    await admittedBefore;
+    expect(await rejectionOf(tools.dispatch(toolCall("api", { n: 4 })))).toBeInstanceOf(ToolUnavailableError);
+    expect(runs).toBe(3);
+    waiting.splice(0).forEach((letGo) => letGo());
+    expect(await trial).toBe("up");
+  });
+
   it("opens again when the half-open trial fails, and lets only one trial through at a time", async () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     let release!: () => void;

@@ -179,7 +179,7 @@ export class Governor {
         await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
       }
       // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
-      const refusedFor = breaker?.admit() ?? 0;
+      const refusedFor = breaker?.admit(call) ?? 0;
       if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
     } catch (error) {
       giveBack();
@@ -189,7 +189,7 @@ export class Governor {
       try {
         await this.#useApproval(tool.name, toolCallId, approval, call.caller, call.timeoutMs);
       } catch (error) {
-        breaker?.released();
+        breaker?.released(call);
         giveBack();
         throw error;
       }
@@ -217,15 +217,15 @@ export class Governor {
         if (!abandoned) hold?.attemptSettled();
         const failed = error instanceof ToolExecutionError && !(error instanceof ToolAbortedError);
         if (failed) breaker?.failed();
-        else breaker?.released();
-        if (!failed || retry === undefined || attempt >= retry.retries || (breaker !== undefined && breaker.admit() > 0)) throw error;
+        else breaker?.released(call);
+        if (!failed || retry === undefined || attempt >= retry.retries || (breaker !== undefined && breaker.admit(call) > 0)) throw error;
         // A retry never overlaps the attempt it replaces where runs are limited: an attempt given up
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
         if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
         // A retry is a run: over the rate limit, the call ends with its last failure.
         const next = takeRun();
         if ("retryAfterMs" in next && next.retryAfterMs > 0) {
-          breaker?.released();
+          breaker?.released(call);
           throw error;
         }
       }

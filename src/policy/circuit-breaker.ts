@@ -14,7 +14,8 @@ export interface CircuitBreakerOptions {
 export class CircuitBreaker {
   #failures = 0;
   #openedAt: number | undefined;
-  #trial = false;
+  /** The call let through as the half-open trial, while it runs. */
+  #trial: object | undefined;
 
   constructor(readonly options: CircuitBreakerOptions) {}
 
@@ -32,20 +33,21 @@ export class CircuitBreaker {
     if (this.#openedAt === undefined) return 0;
     const waited = now - this.#openedAt;
     if (waited < this.options.resetAfterMs) return Math.ceil(this.options.resetAfterMs - waited);
-    return this.#trial ? 1 : 0;
+    return this.#trial !== undefined ? 1 : 0;
   }
 
   /**
-   * Asks to let one call run: 0 when it may (in the half-open state, as the one trial), else how
+   * Asks to let `call` run: 0 when it may (in the half-open state, as the one trial), else how
    * long until a trial may run, in milliseconds (0 is never returned for a refusal; a refusal
    * while a trial runs says 1).
+   * @param call the call asking (any object that stands for it): only the trial's own release gives the trial back
    */
-  admit(now = performance.now()): number {
+  admit(call: object, now = performance.now()): number {
     if (this.#openedAt === undefined) return 0;
     const waited = now - this.#openedAt;
     if (waited < this.options.resetAfterMs) return Math.ceil(this.options.resetAfterMs - waited);
-    if (this.#trial) return 1;
-    this.#trial = true;
+    if (this.#trial !== undefined && this.#trial !== call) return 1;
+    this.#trial = call;
     return 0;
   }
 
@@ -53,20 +55,20 @@ export class CircuitBreaker {
   succeeded(): void {
     this.#failures = 0;
     this.#openedAt = undefined;
-    this.#trial = false;
+    this.#trial = undefined;
   }
 
   /** The call that was admitted failed: one more failure in a row; at the threshold (or after a trial) the circuit opens. */
   failed(now = performance.now()): void {
     this.#failures++;
-    if (this.#trial || this.#failures >= this.options.failureThreshold) {
+    if (this.#trial !== undefined || this.#failures >= this.options.failureThreshold) {
       this.#openedAt = now;
-      this.#trial = false;
+      this.#trial = undefined;
     }
   }
 
-  /** The admitted call ended without a verdict on the tool (the caller aborted it): a trial slot is given back. */
-  released(): void {
-    this.#trial = false;
+  /** The admitted `call` ended without a verdict on the tool (its caller aborted it): if it was the trial, the trial is given back. */
+  released(call: object): void {
+    if (this.#trial === call) this.#trial = undefined;
   }
 }
