@@ -91,6 +91,18 @@ describe("registry.dispatchStream", () => {
     ]);
   });
 
+  it("runs a call that names a tool under the id of a call already finished as a call of its own, as dispatchAll does", async () => {
+    const deltas: ToolCallDelta[] = [
+      { toolCallId: "call_0", toolName: "read", argumentsDelta: '{"path":"first"}', done: true },
+      { toolCallId: "call_0", argumentsDelta: '{"path":"late"}' },
+      { toolCallId: "call_0", toolName: "read", argumentsDelta: '{"path":"second"}', done: true },
+    ];
+    const events: ToolStreamEvent[] = [];
+    for await (const event of tools().dispatchStream(deltas)) events.push(event);
+    expect(summary(events).filter((line) => !line.startsWith("tool-call-delta")).sort()).toEqual(["tool-call-start call_0", "tool-call-start call_0", "tool-result call_0 first", "tool-result call_0 second"]);
+    expect(results(events).map((event) => event.index).sort()).toEqual([0, 1]);
+  });
+
   it("fails a call to an unknown tool at its start, before its arguments arrive, and ignores them", async () => {
     const pipe = new DeltaPipe();
     const run = collect(tools().dispatchStream(pipe));

@@ -122,7 +122,10 @@ class StreamRun {
   readonly mailbox = new Mailbox<ToolStreamEvent>();
   readonly #context: StreamDispatchContext;
   readonly #settings: StreamDispatchSettings;
+  /** The calls by id: the last one with each id (a finished call's id may be used again by a new call). */
   readonly #calls = new Map<string, StreamedCall>();
+  /** How many calls the stream has had: the index of the next one. */
+  #callCount = 0;
   /** Calls whose arguments are complete, waiting for a place among the `concurrency` that run. */
   readonly #ready: StreamedCall[] = [];
   #running = 0;
@@ -182,8 +185,10 @@ class StreamRun {
     const fields = deltaFields(delta);
     const events: ToolStreamEvent[] = [];
     let call = this.#calls.get(fields.toolCallId);
-    if (call === undefined) {
-      call = new StreamedCall(this.#calls.size, fields.toolCallId);
+    // A delta that names a tool under the id of a call already finished is a new call (as dispatchAll
+    // runs two calls with one id); any other delta for a finished call is left, as it came too late.
+    if (call === undefined || (call.finished && fields.toolName !== undefined)) {
+      call = new StreamedCall(this.#callCount++, fields.toolCallId);
       this.#calls.set(call.toolCallId, call);
       this.#unsettled++;
     }
