@@ -138,6 +138,23 @@ describe("a call that joins an identical call in flight", () => {
   });
 });
 
+describe("ledgerStats().runs", () => {
+  it("counts the handler's runs: none for a call refused before it ran, one for each retry", async () => {
+    let runs = 0;
+    const registry = new ToolRegistry()
+      .register({ ...payTool, name: "limited" }, () => ++runs, { effects: "read-only", rateLimit: { limit: 1, intervalMs: 60_000 } })
+      .register({ ...payTool, name: "flaky" }, () => {
+        runs++;
+        throw new Error("flaky");
+      }, { effects: "idempotent", retry: { retries: 2, minDelayMs: 1, maxDelayMs: 1 } });
+    await registry.dispatchAll([1, 2, 3].map((amount) => toolCall("limited", { invoice: "inv", amount }, `l${amount}`)), { order: "sequential" });
+    expect(registry.ledgerStats().runs).toBe(1);
+    await registry.dispatchAll([toolCall("flaky", { invoice: "inv", amount: 1 }, "f1")]);
+    expect(runs).toBe(4);
+    expect(registry.ledgerStats().runs).toBe(4);
+  });
+});
+
 describe("a tool registered again under its name", () => {
   it("never answers a call with a run of its former registration still in flight", async () => {
     const { registry, finish } = gatedPayRegistry({ effects: "idempotent" }, "old handler");

@@ -28,8 +28,12 @@ export interface SharedResult {
 
 /** A call's way to its handler, for the ledger to take or leave. */
 export interface Execution {
-  /** Runs the handler; `watcher` hears when the call is given up while its handler runs on, and when that handler settles. */
-  run(watcher: LateWatcher | undefined): Promise<unknown>;
+  /**
+   * Runs the handler; `watcher` hears when the call is given up while its handler runs on, and when
+   * that handler settles; `onRun` is told each time the handler is about to run (a retry too), and
+   * never for a call refused before it (a rate limit, the circuit breaker, its turn given up).
+   */
+  run(watcher: LateWatcher | undefined, onRun?: () => void): Promise<unknown>;
   /** The call will not run (it joined another, or its result was reused): what it held for running is given back. */
   skip(): void;
   /** Waits for the run of an identical call this call joined, until this call's own caller aborts. */
@@ -70,6 +74,11 @@ export class CallLedger {
   readonly stats: LedgerStats = { runs: 0, inFlight: 0, cache: 0, ledger: 0, inDoubt: 0, storeErrors: 0 };
 
   constructor(readonly store: LedgerStore) {}
+
+  /** Counts a run of a handler, as it starts. */
+  readonly #counted = (): void => {
+    this.stats.runs++;
+  };
 
   /** The call's result: joined from an identical call in flight, else from the cache or the ledger, else run. */
   share(fingerprint: string, rule: EffectRule, execution: Execution): Promise<SharedResult> {
@@ -115,8 +124,7 @@ export class CallLedger {
         return { value: revive(cached.result), reused: "cache" };
       }
     }
-    this.stats.runs++;
-    const value = await execution.run(undefined);
+    const value = await execution.run(undefined, this.#counted);
     const result = recordable(value);
     if (rule.cacheTtlMs !== undefined && result !== NOT_JSON) {
       // The handler ran: its value is the call's, however long the store takes to keep it.
@@ -144,7 +152,6 @@ export class CallLedger {
       execution.skip();
       return this.#replay(rule.toolName, await execution.wait(this.#strict(rule.toolName, () => this.store.get(key))));
     }
-    this.stats.runs++;
     let abandoned = false;
     const watcher: LateWatcher = {
       abandoned: () => {
@@ -157,7 +164,7 @@ export class CallLedger {
     };
     let value: unknown;
     try {
-      value = await execution.run(watcher);
+      value = await execution.run(watcher, this.#counted);
     } catch (error) {
       // Given up while the handler runs on: the claim stays until it settles, and the watcher records the outcome then.
       if (!abandoned) await execution.wait(this.#tolerant(() => this.store.delete(key))).catch(ignore);

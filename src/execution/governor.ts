@@ -127,7 +127,7 @@ export class Governor {
       return { kind: "approval", request };
     }
     const execution: Execution = {
-      run: (watcher) => this.#execute(prepared, call, context, hold, watcher, approval),
+      run: (watcher, onRun) => this.#execute(prepared, call, context, hold, watcher, approval, onRun),
       skip: () => hold?.finish(),
       join: (running) => bounded(running, tool.name, toolCallId, call.caller, undefined, true),
       aborted: () => call.caller?.signal.aborted === true,
@@ -150,7 +150,7 @@ export class Governor {
    * breaker, its approval token used up, then the handler, retried after an execution failure if the
    * tool allows.
    */
-  async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined, approval: ApprovalClaims | undefined): Promise<unknown> {
+  async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined, approval: ApprovalClaims | undefined, onRun?: () => void): Promise<unknown> {
     const { tool, toolCallId } = prepared;
     const policy = tool.policy;
     const rateLimit = policy?.rateLimit;
@@ -209,6 +209,7 @@ export class Governor {
         },
       };
       try {
+        onRun?.();
         const value = await runCall(prepared, call.caller, call.timeoutMs, this.services.tracker, call.data, attemptWatcher);
         hold?.attemptSettled();
         breaker?.succeeded();
