@@ -66,11 +66,14 @@ export class Ticket {
 export class ResourceLocks {
   readonly #holdings = new Map<string, Holding>();
   readonly #waiting: Ticket[] = [];
+  /** How many claims of waiting tickets name each key: a look along the line stops once every such key is blocked. */
+  readonly #waitingKeys = new Map<string, number>();
 
   /** Takes a place in line now, for `claims`; await `ticket.granted`, then `release()` it. */
   reserve(claims: readonly Claim[]): Ticket {
     const ticket = new Ticket(claims, this);
     this.#waiting.push(ticket);
+    this.#count(ticket, 1);
     this.#serve();
     return ticket;
   }
@@ -86,9 +89,21 @@ export class ResourceLocks {
       }
     } else {
       const index = this.#waiting.indexOf(ticket);
-      if (index >= 0) this.#waiting.splice(index, 1);
+      if (index >= 0) {
+        this.#waiting.splice(index, 1);
+        this.#count(ticket, -1);
+      }
     }
     this.#serve();
+  }
+
+  /** Counts a ticket's claims in (or out of) {@link ResourceLocks.#waitingKeys}. */
+  #count(ticket: Ticket, change: 1 | -1): void {
+    for (const claim of ticket.claims) {
+      const count = (this.#waitingKeys.get(claim.key) ?? 0) + change;
+      if (count === 0) this.#waitingKeys.delete(claim.key);
+      else this.#waitingKeys.set(claim.key, count);
+    }
   }
 
   /** How many tickets wait now. */
@@ -100,10 +115,14 @@ export class ResourceLocks {
   #serve(): void {
     // What earlier waiting tickets want, by key: readers only (a later reader may pass), or more.
     const blocked = new Map<string, "readers" | "all">();
-    for (let index = 0; index < this.#waiting.length; ) {
+    // Keys blocked for every later ticket: once they are all the keys any waiting ticket names, none
+    // further along can be granted, and the look stops (else a line of N calls on one key costs N² steps).
+    let blockedForAll = 0;
+    for (let index = 0; index < this.#waiting.length && blockedForAll < this.#waitingKeys.size; ) {
       const ticket = this.#waiting[index]!;
       if (ticket.claims.every((claim) => this.#free(claim) && !behind(blocked, claim))) {
         this.#waiting.splice(index, 1);
+        this.#count(ticket, -1);
         for (const claim of ticket.claims) {
           const holding = this.#holdings.get(claim.key) ?? { exclusive: false, count: 0 };
           holding.count++;
@@ -112,7 +131,12 @@ export class ResourceLocks {
         }
         ticket.grant();
       } else {
-        for (const claim of ticket.claims) if (claim.mode !== "shared" || !blocked.has(claim.key)) blocked.set(claim.key, claim.mode === "shared" ? "readers" : "all");
+        for (const claim of ticket.claims) {
+          if (claim.mode === "shared" && blocked.has(claim.key)) continue;
+          const mode = claim.mode === "shared" ? "readers" : "all";
+          if (mode === "all" && blocked.get(claim.key) !== "all") blockedForAll++;
+          blocked.set(claim.key, mode);
+        }
         index++;
       }
     }
