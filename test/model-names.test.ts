@@ -173,3 +173,16 @@ describe("approval and declined calls through a name map", () => {
     );
   });
 });
+
+describe("Gemini's responses through a name map", () => {
+  it("name the function as the call did, also for a call that wrote the registry's own name the map never sent", async () => {
+    const registry = rideRegistry();
+    const model = gemini(registry, { names: "map" });
+    model.tools();
+    const sent = model.call({ functionCall: { id: "g1", name: "uber_ride", args: { time: 5 } } });
+    const own = model.call({ functionCall: { id: "g2", name: "uber.ride", args: { time: 5 } } });
+    const [first, second] = await registry.dispatchAll([sent, own]);
+    expect(model.result(first!).functionResponse).toMatchObject({ id: "g1", name: "uber_ride" });
+    expect(model.result(second!).functionResponse).toMatchObject({ id: "g2", name: "uber.ride" });
+  });
+});

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { ToolResult } from "../types.js";
 import { type AdapterOptions, adapterBase, type ProviderAdapter } from "./adapter.js";
@@ -97,6 +98,10 @@ export type GeminiAdapter = ProviderAdapter<GeminiFunctionCallPart | GeminiFunct
 export function gemini(registry: ToolRegistry, options?: AdapterOptions): GeminiAdapter {
   const base = adapterBase(registry, RULE, options, ADAPTER_OPTIONS);
   const nameMap = base.nameMap;
+  // Calls whose model wrote a name other than the one the map sent for their tool (the registry's own
+  // `uber.ride`, which Gemini also accepts): Gemini pairs a response with its call by name, so the
+  // response names the function as the call did. Bounded: the oldest is forgotten first.
+  const otherNames = new LRUCache<string, string>({ max: 1_000 });
   const deltaContext = base.deltaContext();
   return Object.freeze({
     provider: PROVIDER,
@@ -110,16 +115,18 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
       const wrapped = field(PROVIDER, part, "functionCall");
       const call = wrapped === undefined && field(PROVIDER, part, "name") !== undefined ? part : wrapped;
       if (call === undefined) throw new ProviderFormatError(PROVIDER, 'the part has no "functionCall"');
-      const name = base.registryName(stringField(PROVIDER, call, "name"));
+      const modelName = stringField(PROVIDER, call, "name");
+      const name = base.registryName(modelName);
       const rawId = field(PROVIDER, call, "id");
       if (rawId !== undefined && rawId !== null && typeof rawId !== "string") throw new ProviderFormatError(PROVIDER, '"id" must be a string');
       const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${crypto.randomUUID()}`;
+      if (nameMap !== undefined && (nameMap.providerNameOf(name) ?? name) !== modelName) otherNames.set(id, modelName);
       const args = field(PROVIDER, call, "args") ?? {};
       if (!isRecord(args)) throw new ProviderFormatError(PROVIDER, '"args" must be an object');
       return base.toolCall(id, name, args);
     },
     result: (toolResult) => {
-      const name = nameMap?.providerNameOf(toolResult.toolName) ?? toolResult.toolName;
+      const name = otherNames.get(toolResult.toolCallId) ?? nameMap?.providerNameOf(toolResult.toolName) ?? toolResult.toolName;
       const items = richItems(toolResult, MEDIA);
       const functionResponse: GeminiFunctionResponsePart["functionResponse"] = items === undefined ? { name, response: responseOf(toolResult, nameMap) } : richResponse(name, items);
       if (!toolResult.toolCallId.startsWith(GENERATED_GEMINI_ID_PREFIX)) functionResponse.id = toolResult.toolCallId;

@@ -73,7 +73,7 @@ export class ToolNameMap {
   /**
    * The registry name behind a provider name. A name this map never handed
    * out is returned unchanged, so that dispatch reports it as an unknown tool
-   * with suggestions.
+   * with suggestions (or runs the tool whose own registry name it is).
    */
   fromProviderName(providerName: string): string {
     return this.#fromProvider.get(providerName) ?? providerName;
