@@ -46,6 +46,18 @@ describe("ToolRegistry.onChange", () => {
     expect(registry.has("a")).toBe(true);
   });
 
+  it("tells every listener the changes in the order they were made, a change a listener makes after the one it hears", () => {
+    const registry = new ToolRegistry();
+    const heard: string[] = [];
+    registry.onChange((change) => {
+      heard.push(`first ${change.type} ${change.name}`);
+      if (change.name === "a") registry.register({ name: "b", description: "", parameters }, () => 1);
+    });
+    registry.onChange((change) => void heard.push(`second ${change.type} ${change.name}`));
+    registry.register({ name: "a", description: "", parameters }, () => 1);
+    expect(heard).toEqual(["first register a", "second register a", "first register b", "second register b"]);
+  });
+
   it("refuses a listener that is not a function", () => {
     expect(thrownBy(() => new ToolRegistry().onChange("listener" as never))).toBeInstanceOf(TypeError);
   });

@@ -154,6 +154,8 @@ export class ToolRegistry {
   /** What the prepare step reads of this registry: made once, shared by every call. */
   readonly #prepareContext: PrepareContext;
   readonly #failures = new RepeatedFailures();
+  /** The changes being told to the listeners now, with those made meanwhile: see {@link ToolRegistry.#changed}. */
+  #changesBeingTold: ToolRegistryChange[] | undefined;
   // Created by the first onChange: a registry nobody listens to pays one field check per change.
   #changeListeners: Set<(change: ToolRegistryChange) => void> | undefined;
   readonly #tracker: ExecutionTracker;
@@ -240,7 +242,8 @@ export class ToolRegistry {
 
   /**
    * Calls `listener` after every `register` and every `unregister` that
-   * removed a tool, synchronously, with `{ type, name }`. An MCP server made
+   * removed a tool, synchronously, with `{ type, name }`, in the order the changes were made (a
+   * change a listener makes is told after the one it hears). An MCP server made
    * by `createMcpServer` listens this way to tell its clients that the tool
    * list changed. A listener should not throw: what it throws reaches the
    * caller of `register`/`unregister` (the change is made all the same) and
@@ -258,7 +261,19 @@ export class ToolRegistry {
   }
 
   #changed(type: ToolRegistryChange["type"], name: string): void {
-    for (const listener of this.#changeListeners!) listener({ type, name });
+    // A change a listener makes (registering a tool) is heard after the one being told, by every
+    // listener, so that each hears the changes in the order they were made.
+    if (this.#changesBeingTold !== undefined) {
+      this.#changesBeingTold.push({ type, name });
+      return;
+    }
+    const changes: ToolRegistryChange[] = [{ type, name }];
+    this.#changesBeingTold = changes;
+    try {
+      for (let index = 0; index < changes.length; index++) for (const listener of this.#changeListeners!) listener(changes[index]!);
+    } finally {
+      this.#changesBeingTold = undefined;
+    }
   }
 
   /** Whether a tool of this name is registered. */
