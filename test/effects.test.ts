@@ -138,6 +138,19 @@ describe("a call that joins an identical call in flight", () => {
   });
 });
 
+describe("a call that joins an identical run of a tool that holds a resource", () => {
+  it("gives up its place in line at once, so a run behind it is never waited on by a call ahead of it", async () => {
+    let runs = 0;
+    const registry = new ToolRegistry().register(payTool, (args) => `paid ${args.invoice} #${++runs}`, { effects: "read-only", exclusive: "db" });
+    // The first call reaches the ledger later than the second: it joins the run of a call behind it in line.
+    registry.use({ before: async (_call, context) => void (context.toolCallId === "a" && (await new Promise((resolve) => setTimeout(resolve, 50)))) });
+    const settled = registry.dispatchAll([call("a"), call("b")]);
+    const outcome = await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2_000))]);
+    expect(outcome).toMatchObject([{ status: "ok", value: "paid inv_1 #1" }, { status: "ok", value: "paid inv_1 #1" }]);
+    expect(runs).toBe(1);
+  });
+});
+
 describe("ledgerStats().runs", () => {
   it("counts the handler's runs: none for a call refused before it ran, one for each retry", async () => {
     let runs = 0;

@@ -36,6 +36,8 @@ export interface Execution {
   run(watcher: LateWatcher | undefined, onRun?: () => void): Promise<unknown>;
   /** The call will not run (it joined another, or its result was reused): what it held for running is given back. */
   skip(): void;
+  /** The call must run after all (the run it joined was aborted by its own caller): it takes a new place in line. */
+  renew(): void;
   /** Waits for the run of an identical call this call joined, until this call's own caller aborts. */
   join<T>(running: Promise<T>): Promise<T>;
   /** Whether this call's own caller has aborted it. */
@@ -87,20 +89,16 @@ export class CallLedger {
     const running = inFlight.get(fingerprint);
     if (running !== undefined) {
       this.stats.inFlight++;
-      // What the call holds for running is kept until the run it joined has a result: if that run's
-      // own caller aborts it, this call (whose caller did not) runs, or joins, anew.
+      // Its place in line is given up at once (kept, it could be ahead of the run it waits for). If
+      // that run's own caller aborts it, this call (whose caller did not) runs, or joins, anew.
+      execution.skip();
       return execution.join(running).then(
-        (shared): SharedResult => {
-          execution.skip();
-          return { value: shared.value, reused: "in-flight" };
-        },
+        (shared): SharedResult => ({ value: shared.value, reused: "in-flight" }),
         (error: unknown) => {
-          if (error instanceof ToolAbortedError && !execution.aborted()) {
-            this.stats.inFlight--;
-            return this.share(fingerprint, rule, execution);
-          }
-          execution.skip();
-          throw error;
+          if (!(error instanceof ToolAbortedError) || execution.aborted()) throw error;
+          this.stats.inFlight--;
+          execution.renew();
+          return this.share(fingerprint, rule, execution);
         },
       );
     }

@@ -29,6 +29,11 @@ const NOT_APPROVABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN o
 /** What a call whose time ran out before its ledger store answered waited for, as its message says it. */
 const WAITED_FOR_LEDGER = "its ledger store did not answer in that time";
 
+/** The place in line a call holds for its resources: a new one when it gave its place up and must run after all. */
+interface Holds {
+  current: Hold | undefined;
+}
+
 /** One call on the governed path, prepared, with what its caller gave. */
 export interface GovernedCall {
   readonly prepared: PreparedCall;
@@ -87,15 +92,15 @@ export class Governor {
   async #run(call: GovernedCall): Promise<Outcome> {
     const policy = call.prepared.tool.policy;
     // Taken before the first await: calls take their places in the order they started.
-    const hold = policy !== undefined && policy.claims.length > 0 ? new Hold(this.services.locks.reserve(policy.claims)) : undefined;
+    const holds: Holds = { current: policy !== undefined && policy.claims.length > 0 ? new Hold(this.services.locks.reserve(policy.claims)) : undefined };
     try {
-      return await this.#govern(call, policy, hold);
+      return await this.#govern(call, policy, holds);
     } finally {
-      hold?.finish();
+      holds.current?.finish();
     }
   }
 
-  async #govern(call: GovernedCall, policy: ToolPolicy | undefined, hold: Hold | undefined): Promise<Outcome> {
+  async #govern(call: GovernedCall, policy: ToolPolicy | undefined, holds: Holds): Promise<Outcome> {
     const { tool, toolCallId } = call.prepared;
     const notAborted = (): void => {
       if (call.caller?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, call.caller.signal.reason, false);
@@ -127,8 +132,12 @@ export class Governor {
       return { kind: "approval", request };
     }
     const execution: Execution = {
-      run: (watcher, onRun) => this.#execute(prepared, call, context, hold, watcher, approval, onRun),
-      skip: () => hold?.finish(),
+      run: (watcher, onRun) => this.#execute(prepared, call, context, holds.current, watcher, approval, onRun),
+      skip: () => holds.current?.finish(),
+      // A place at the end of the line, for a call that gave its place up to join a run that did not finish.
+      renew: () => {
+        if (holds.current !== undefined) holds.current = new Hold(this.services.locks.reserve(policy!.claims));
+      },
       join: (running) => bounded(running, tool.name, toolCallId, call.caller, undefined, true),
       aborted: () => call.caller?.signal.aborted === true,
       wait: (pending) => bounded(pending, tool.name, toolCallId, call.caller, call.timeoutMs, false),
