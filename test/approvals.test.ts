@@ -218,6 +218,17 @@ describe("an approval token", () => {
     }
   });
 
+  it("is asked for arguments whose JSON shows them as they run: -0 (JSON's 0) and an undefined property (left out)", async () => {
+    const registry = new ToolRegistry({ approvalSecret: SECRET }).register(
+      { name: "move", description: "", parameters: Type.Object({ dx: Type.Number(), memo: Type.Optional(Type.String()) }) },
+      ({ dx }) => `moved ${dx}`,
+      { needsApproval: true },
+    );
+    const [fromText, fromObject] = await registry.dispatchAll([toolCall("move", '{"dx": -0.0}', "c1"), toolCall("move", { dx: 1, memo: undefined }, "c2")]);
+    expect(fromText).toMatchObject({ status: "approval-required", request: { arguments: { dx: 0 } } });
+    expect(fromObject).toMatchObject({ status: "approval-required", request: { arguments: { dx: 1 } } });
+  });
+
   it("is refused as tampered when signed under another secret", async () => {
     const other = payRegistry(undefined, { approvalSecret: "another secret, also thirty-two bytes long" });
     const { registry, runs } = payRegistry();

@@ -1,5 +1,4 @@
 import { ToolAbortedError, ToolApprovalError, ToolArgumentsValidationError, ToolExecutionError, ToolHookError, ToolRateLimitedError, ToolTimeoutError, ToolUnavailableError } from "../errors.js";
-import { isJsonData } from "../results/json-data.js";
 import type { AbortFanOut } from "../dispatch/abort-fan-out.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { type ExecutionTracker, type LateWatcher, runCall } from "../dispatch/run.js";
@@ -13,7 +12,7 @@ import type { ReuseKind } from "../types.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ApprovalClaims, ApprovalRequest, ApprovalSigner } from "./approvals.js";
 import type { CallLedger, Execution, SharedResult } from "./effects.js";
-import { callFingerprint } from "./fingerprint.js";
+import { callFingerprint, showsAsItRuns } from "./fingerprint.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
 import type { ResourceLocks } from "../policy/locks.js";
 
@@ -125,7 +124,7 @@ export class Governor {
     if (call.approval !== undefined) approval = await this.#verifyApproval(call, await fingerprintOf());
     else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
       // A person approves what the request shows, its JSON: arguments JSON would change (a Map, NaN) are not shown as they would run.
-      if (!isJsonData(args)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
+      if (!showsAsItRuns(args)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
       const request = approvalRequest(prepared, await fingerprintOf());
       // No person is asked to approve a call of a turn its caller has given up.
       notAborted();
