@@ -61,6 +61,9 @@ describe("a tool's outputSchema", () => {
     }
     expect(await rejectionOf(registry.dispatch(toolCall("disguised", {})))).toBeInstanceOf(ToolResultValidationError);
     expect(await registry.dispatch(toolCall("dated", {}))).toEqual({ at: new Date(0) });
+    // Keys inherited from a plain object: the check would read them, JSON does not.
+    const inherited = new ToolRegistry().register(balance, () => Object.create({ balance: 42 }) as never);
+    expect(await rejectionOf(inherited.dispatch(toolCall("balance", {})))).toBeInstanceOf(ToolResultValidationError);
   });
 
   it("takes a result whose proxy throws for a key it does not know as its JSON, in the check and in a provider's message", async () => {
