@@ -322,12 +322,20 @@ describe("repairArguments: the work of a repair", () => {
     expect(reads.count).toBeLessThan(300 * 20 + 1_000 * 20);
   });
 
-  it("charges what is left per value to its step budget: a union of many number types stops repairing once it is spent", () => {
-    const branches = Array.from({ length: 1_000 }, (_, index) => ({ type: "integer", const: index }));
+  it("converts a literal under a union of many number constants with a lookup: every value repaired, each branch read a few times", async () => {
+    const reads = { count: 0 };
+    const branches = countedBranches(Array.from({ length: 1_000 }, (_, index) => ({ type: "integer", const: index })), reads);
     const schema = { type: "object", properties: { picks: { type: "array", items: { anyOf: branches } } } };
     const { repairs } = repairArguments(schema, { picks: Array.from({ length: 5_000 }, (_, index) => String(index % 1_000)) });
-    expect(repairs.length).toBeGreaterThan(0);
-    expect(repairs.length).toBeLessThan(5_000);
+    expect(repairs).toHaveLength(5_000);
+    expect(reads.count).toBeLessThan(1_000 * 20 + 5_000 * 20);
+  });
+
+  it("repairs every item of a list under a union of a few constants, within its budget", () => {
+    const score = { anyOf: Array.from({ length: 24 }, (_, index) => ({ type: "integer", const: index + 1 })) };
+    const schema = { type: "object", properties: { ratings: { type: "array", items: { type: "object", properties: { score } } } } };
+    const { repairs } = repairArguments(schema, { ratings: Array.from({ length: 600 }, (_, index) => ({ score: String((index % 24) + 1) })) });
+    expect(repairs).toHaveLength(600);
   });
 });
 

@@ -12,7 +12,7 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * What rule 1 needs of the alternatives a value at one pointer may match (a union's branches,
- * flattened), found once per schema: a string is then told apart from a literal with one lookup,
+ * flattened), found once per schema: a string is then converted, or left, with a few lookups,
  * however many alternatives there are.
  */
 export interface LiteralPlan {
@@ -20,59 +20,64 @@ export interface LiteralPlan {
   readonly anyString: boolean;
   /** The `const` and `enum` values of the alternatives whose type admits strings: a text among them is accepted as it is. */
   readonly strings: ReadonlySet<unknown>;
-  /** The alternatives whose type says number, integer or boolean: the only ones a literal may be converted for. */
-  readonly convertible: readonly Schema[];
+  /** Whether an alternative takes any number, any integer, any boolean (its type says so, with no `const` or `enum`). */
+  readonly anyNumber: boolean;
+  readonly anyInteger: boolean;
+  readonly anyBoolean: boolean;
+  /** The numbers and booleans the alternatives with a `const` or `enum` take (an integer type's integers only). */
+  readonly values: ReadonlySet<unknown>;
 }
 
 /** The {@link LiteralPlan} of `alternatives`. */
 export function literalPlan(alternatives: readonly Schema[]): LiteralPlan {
   let anyString = false;
+  let anyNumber = false;
+  let anyInteger = false;
+  let anyBoolean = false;
   const strings = new Set<unknown>();
-  const convertible: Schema[] = [];
+  const values = new Set<unknown>();
   for (const alternative of alternatives) {
     const types = typesOf(alternative);
+    const listed = "const" in alternative ? [alternative.const] : Array.isArray(alternative.enum) ? (alternative.enum as unknown[]) : undefined;
     if (types === undefined || types.includes("string")) {
-      if ("const" in alternative) strings.add(alternative.const);
-      else if (Array.isArray(alternative.enum)) for (const value of alternative.enum) strings.add(value);
-      else anyString = true;
+      if (listed === undefined) anyString = true;
+      else for (const value of listed) strings.add(value);
     }
-    if (types !== undefined && types.some((type) => type === "number" || type === "integer" || type === "boolean")) convertible.push(alternative);
+    if (types === undefined) continue;
+    const number = types.includes("number");
+    const integer = types.includes("integer");
+    const boolean = types.includes("boolean");
+    if (listed === undefined) {
+      anyNumber ||= number;
+      anyInteger ||= integer;
+      anyBoolean ||= boolean;
+      continue;
+    }
+    for (const value of listed) {
+      if ((typeof value === "boolean" && boolean) || (typeof value === "number" && (number || (integer && Number.isInteger(value))))) values.add(value);
+    }
   }
-  return { anyString, strings, convertible };
+  return { anyString, strings, anyNumber, anyInteger, anyBoolean, values };
 }
 
 /**
  * The number or boolean `text` stands for, given the plan of the alternatives a value at its
- * pointer may match: converted only when no alternative may accept the text as a string and
- * exactly one value results from the alternatives that say a number or boolean type (and whose
- * `const` or `enum` would hold it).
+ * pointer may match: converted only when no alternative may accept the text as a string, and an
+ * alternative that says a number or boolean type takes the value (its `const` or `enum` holding it,
+ * if it has one). A text spells at most one value, so at most one value results.
  */
 export function repairLiteral(plan: LiteralPlan, text: string): unknown {
   if (plan.anyString || plan.strings.has(text)) return NOT_CONVERTED;
-  const results: unknown[] = [];
-  for (const alternative of plan.convertible) {
-    const converted = convert(alternative, text);
-    if (converted !== NOT_CONVERTED && !results.some((result) => Object.is(result, converted))) results.push(converted);
+  if (text === "true" || text === "false") {
+    const value = text === "true";
+    return plan.anyBoolean || plan.values.has(value) ? value : NOT_CONVERTED;
   }
-  return results.length === 1 ? results[0] : NOT_CONVERTED;
-}
-
-/** The number or boolean `text` stands for under `schema`, if the schema says that type and would hold it. */
-function convert(schema: Schema, text: string): unknown {
-  const types = typesOf(schema) ?? [];
-  let converted: unknown = NOT_CONVERTED;
-  if (types.includes("boolean") && (text === "true" || text === "false")) converted = text === "true";
-  if (NUMBER_TEXT.test(text) && (types.includes("number") || types.includes("integer"))) {
-    const number = Number(text);
-    // An integer beyond 2^53 (`"9007199254740993"`, or spelt `"9007199254740993.0"` or with an
-    // exponent) is not the number written: most likely an id, whose digits a number would lose.
-    const exact = Number.isFinite(number) && (!Number.isInteger(number) || Number.isSafeInteger(number));
-    if (exact && (types.includes("number") || Number.isInteger(number))) converted = number;
-  }
-  if (converted === NOT_CONVERTED) return NOT_CONVERTED;
-  if ("const" in schema && !Object.is(schema.const, converted)) return NOT_CONVERTED;
-  if (Array.isArray(schema.enum) && !schema.enum.includes(converted)) return NOT_CONVERTED;
-  return converted;
+  if (!NUMBER_TEXT.test(text)) return NOT_CONVERTED;
+  const number = Number(text);
+  // An integer beyond 2^53 (`"9007199254740993"`, or spelt `"9007199254740993.0"` or with an
+  // exponent) is not the number written: most likely an id, whose digits a number would lose.
+  if (!Number.isFinite(number) || (Number.isInteger(number) && !Number.isSafeInteger(number))) return NOT_CONVERTED;
+  return plan.anyNumber || (plan.anyInteger && Number.isInteger(number)) || plan.values.has(number) ? number : NOT_CONVERTED;
 }
 
 function typesOf(schema: Schema): string[] | undefined {

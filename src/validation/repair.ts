@@ -169,7 +169,7 @@ function repairLiteralAt(schemas: readonly unknown[], text: string, pointer: str
   for (const schema of schemas) {
     if (!isRecord(schema)) continue;
     const plan = factsOf(schema, context).literal;
-    if (!context.budget.spend(1 + plan.convertible.length)) return text;
+    if (!context.budget.spend()) return text;
     const converted = repairLiteral(plan, text);
     if (converted === NOT_CONVERTED) continue;
     report(context, pointer, "string", jsonTypeOf(converted));
