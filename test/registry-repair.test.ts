@@ -32,6 +32,18 @@ describe("model-friendly repair", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("neither checks nor repairs a call whose caller has already aborted, observed or not", async () => {
+    for (const observed of [false, true]) {
+      const reports: RepairReport[] = [];
+      const { registry, handler } = registryWith((report) => reports.push(report));
+      if (observed) registry.observe({ observe: (_call, proceed) => proceed() });
+      const error = await rejectionOf(registry.dispatch(toolCall("run", { count: "20" }), { signal: AbortSignal.abort() }));
+      expect(error).toMatchObject({ name: "ToolAbortedError", started: false });
+      expect(reports).toEqual([]);
+      expect(handler).not.toHaveBeenCalled();
+    }
+  });
+
   it("runs the repaired call when onRepair throws: the report is best effort, as onLateSettle's is", async () => {
     const { registry, handler } = registryWith(() => {
       throw new Error("logger down");

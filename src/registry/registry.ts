@@ -364,7 +364,10 @@ export class ToolRegistry {
       }
       // Observed from the start, so that a refused call is observed too.
       if (this.#observers.length > 0 && observing(this.#observers)) return this.#settleObserved(call, run, undefined).then(resultValue);
-      prepared = prepareOrRefuse(readCall(call), this.#prepareContext, run.allowed);
+      const fields = readCall(call);
+      // A call whose caller has aborted is not begun, as in dispatchAll: no check, repair report or hook.
+      if (run.caller?.signal.aborted) return subscribedRejection(new ToolAbortedError(fields.shownName, fields.id, run.caller.signal.reason, false));
+      prepared = prepareOrRefuse(fields, this.#prepareContext, run.allowed);
     } catch (error) {
       return subscribedRejection(error);
     }
