@@ -86,6 +86,13 @@ describe("a tool's outputSchema", () => {
     expect(openAIChat(registry).result(result!).content).toBe("Report:\nThe tool returned a value that cannot be sent as JSON (object).");
   });
 
+  it("refuses a result it cannot read (a getter that throws) as one that could not be checked, never with the getter's error", async () => {
+    const registry = new ToolRegistry().register(weatherTool, () => Object.defineProperty({ city: "Oslo" }, "celsius", { enumerable: true, get: () => { throw new Error("sensor offline"); } }) as never);
+    const error = await rejectionOf(registry.dispatch(toolCall("weather", { city: "Oslo" })));
+    expect(error).toBeInstanceOf(ToolResultValidationError);
+    expect((error as ToolResultValidationError).issues).toEqual(["/: the result could not be checked against the output schema"]);
+  });
+
   it("must be a sound object schema, checked at register", () => {
     const bad = thrownBy(() => new ToolRegistry().register({ ...weatherTool, outputSchema: { type: "object", properties: { a: { type: "nope" } } } as never }, () => ({}) as never));
     expect(bad).toBeInstanceOf(ToolDefinitionError);

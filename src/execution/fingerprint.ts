@@ -67,37 +67,6 @@ function write(value: unknown, depth: number, path: Set<object>): string | undef
   return text;
 }
 
-/**
- * Whether `value` is shown by its JSON as it is: none of what the fingerprint writes in words JSON
- * never uses (a `Map`, a `Set`, a `Date`, a typed array, `NaN` or an infinity, an `undefined` array
- * item), and no object but plain objects and arrays. `-0` (which JSON, like the fingerprint, writes
- * as `0`) and an `undefined` property (which both leave out) are shown as they are. What a person
- * approves from a request's JSON is then what runs.
- */
-export function showsAsItRuns(value: unknown, depth = 0): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value);
-    case "object":
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  if (depth > MAX_DEPTH) return false;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (!showsAsItRuns(value[index], depth + 1)) return false;
-    return Object.getPrototypeOf(value) === Array.prototype;
-  }
-  if (!isPlainData(value)) return false;
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (record[key] !== undefined && !showsAsItRuns(record[key], depth + 1)) return false;
-  return true;
-}
-
 /** Whether `value` is an object JSON writes by its own keys: a plain object or an array. */
 function isPlainData(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);

@@ -12,7 +12,8 @@ import type { ReuseKind } from "../types.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ApprovalClaims, ApprovalRequest, ApprovalSigner } from "./approvals.js";
 import type { CallLedger, Execution, SharedResult } from "./effects.js";
-import { callFingerprint, showsAsItRuns } from "./fingerprint.js";
+import { callFingerprint } from "./fingerprint.js";
+import { readsAsJson } from "../results/json-data.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
 import type { ResourceLocks } from "../policy/locks.js";
 
@@ -101,10 +102,10 @@ export class Governor {
 
   async #govern(call: GovernedCall, policy: ToolPolicy | undefined, holds: Holds): Promise<Outcome> {
     const { tool, toolCallId } = call.prepared;
+    // Its caller's abort was heard before the call was prepared; from the first await on, it is heard here.
     const notAborted = (): void => {
       if (call.caller?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, call.caller.signal.reason, false);
     };
-    notAborted();
     const context: CallContext = call.data === undefined ? { toolCallId, toolName: tool.name } : { toolCallId, toolName: tool.name, data: call.data };
     const hooks = this.services.hooks();
     let prepared = call.prepared;
@@ -124,7 +125,7 @@ export class Governor {
     if (call.approval !== undefined) approval = await this.#verifyApproval(call, await fingerprintOf());
     else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
       // A person approves what the request shows, its JSON: arguments JSON would change (a Map, NaN) are not shown as they would run.
-      if (!showsAsItRuns(args)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
+      if (!readsAsJson(args, true)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
       const request = approvalRequest(prepared, await fingerprintOf());
       // No person is asked to approve a call of a turn its caller has given up.
       notAborted();
@@ -165,19 +166,12 @@ export class Governor {
     // Each run of the handler takes one call of the rate limit (a retry too); one taken by a call that
     // then never ran (refused by the circuit breaker, timed out or aborted waiting for its turn) is given back.
     const scope = rateLimit === undefined ? undefined : rateLimitKey(tool.name, rateLimit.key, context);
-    // When the run was taken, or how long until one could be: 0 when there is no limit.
-    const takeRun = (): { at: number } | { retryAfterMs: number } => {
-      if (rateLimit === undefined) return { retryAfterMs: 0 };
-      const at = performance.now();
-      const retryAfterMs = rateLimit.limiter.take(scope!, at);
-      return retryAfterMs > 0 ? { retryAfterMs } : { at };
-    };
-    const first = takeRun();
-    if ("retryAfterMs" in first && first.retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, first.retryAfterMs);
-    const taken = "at" in first ? first.at : undefined;
-    const giveBack = (): void => {
-      if (taken !== undefined) rateLimit!.limiter.giveBack(scope!, taken);
-    };
+    /** Takes a run at `at`: 0 when taken (or there is no limit), else how long until one could be. */
+    const takeRun = (at = performance.now()): number => (rateLimit === undefined ? 0 : rateLimit.limiter.take(scope!, at));
+    const takenAt = performance.now();
+    const retryAfterMs = takeRun(takenAt);
+    if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
+    const giveBack = (): void => rateLimit?.limiter.giveBack(scope!, takenAt);
     const breaker = policy?.breaker;
     try {
       if (hold !== undefined && !hold.ticket.held) {
@@ -232,8 +226,7 @@ export class Governor {
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
         if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
         // A retry is a run: over the rate limit, the call ends with its last failure.
-        const next = takeRun();
-        if ("retryAfterMs" in next && next.retryAfterMs > 0) {
+        if (takeRun() > 0) {
           breaker?.released(call);
           throw error;
         }
