@@ -2,6 +2,7 @@ import { describe, expect, it, type Mock, vi } from "vitest";
 import {
   MemoryLedger,
   ToolAbortedError,
+  ToolApprovalError,
   ToolArgumentsValidationError,
   ToolEnvelopeError,
   ToolExecutionError,
@@ -311,6 +312,39 @@ describe("registry.execute", () => {
     if (pending.status !== "approval-required") return;
     const token = await sender.approve(pending.request);
     expect(await worker.execute(await sender.envelope(call, { approval: token }))).toMatchObject({ status: "ok", value: "paid" });
+    expect(handler).toHaveBeenCalledOnce();
+  });
+
+  it("runs a repeated attempt of an approved call of a tool safe to repeat with the token its first attempt used, and no other repeat", async () => {
+    const secret = "a-secret-of-at-least-thirty-two-bytes!!";
+    const ledger = new MemoryLedger();
+    const handler = vi.fn(() => "paid");
+    const sender = new ToolRegistry({ approvalSecret: secret }).register(pay, () => "paid", { needsApproval: true, effects: "idempotent" });
+    // Two workers on one ledger: the first used the token, then died before its job was done.
+    const worker = (): ToolRegistry => new ToolRegistry({ approvalSecret: secret, ledger }).register(pay, handler, { needsApproval: true, effects: "idempotent" });
+    const pending = await worker().execute(await sender.envelope(call));
+    if (pending.status !== "approval-required") throw new Error(`expected approval-required, got ${pending.status}`);
+    const envelope = await sender.envelope(call, { approval: await sender.approve(pending.request) });
+    expect(await worker().execute(envelope)).toMatchObject({ status: "ok", value: "paid" });
+    expect(await worker().execute({ ...envelope, attempt: 2 })).toMatchObject({ status: "ok", value: "paid" });
+    expect(handler).toHaveBeenCalledTimes(2);
+    // The same envelope sent again as a first attempt is a second use of the token.
+    const again = failure(await worker().execute(envelope)) as ToolApprovalError;
+    expect(again).toBeInstanceOf(ToolApprovalError);
+    expect(again.reason).toBe("used");
+    expect(handler).toHaveBeenCalledTimes(2);
+  });
+
+  it("refuses a repeated attempt of an approved call of a tool that declares no effects, whatever its token", async () => {
+    const secret = "a-secret-of-at-least-thirty-two-bytes!!";
+    const handler = vi.fn(() => "paid");
+    const sender = new ToolRegistry({ approvalSecret: secret }).register(pay, () => "paid", { needsApproval: true });
+    const worker = new ToolRegistry({ approvalSecret: secret }).register(pay, handler, { needsApproval: true });
+    const pending = await worker.execute(await sender.envelope(call));
+    if (pending.status !== "approval-required") throw new Error(`expected approval-required, got ${pending.status}`);
+    const envelope = await sender.envelope(call, { approval: await sender.approve(pending.request) });
+    expect(await worker.execute(envelope)).toMatchObject({ status: "ok" });
+    expect((failure(await worker.execute({ ...envelope, attempt: 2 })) as ToolLedgerError).reason).toBe("in-doubt");
     expect(handler).toHaveBeenCalledOnce();
   });
 

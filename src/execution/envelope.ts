@@ -83,7 +83,21 @@ export interface EnvelopeServices {
    * The registry's way for one call to a result, as `dispatchAll` settles each call (observed, governed).
    * @param finish what the result becomes before the observers see it
    */
-  settle(call: ToolCallContent, signal: AbortSignal | undefined, approval: string | undefined, data: unknown, traceparent: string | undefined, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult>;
+  settle(call: ToolCallContent, run: EnvelopeRun, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult>;
+}
+
+/** How an envelope's call is run: what `execute` was given, and what the envelope carried. */
+export interface EnvelopeRun {
+  readonly signal: AbortSignal | undefined;
+  readonly approval: string | undefined;
+  /**
+   * Whether a transport ran this call before (`attempt` above 1): a token its earlier attempt used
+   * up is then still good for it, for a tool declared safe to repeat (a `once` tool's ledger
+   * replays its run or refuses it as in doubt).
+   */
+  readonly repeated: boolean;
+  readonly data: unknown;
+  readonly traceparent: string | undefined;
 }
 
 /**
@@ -132,8 +146,9 @@ export async function executeEnvelope(services: EnvelopeServices, envelope: Tool
   const refusal = await refusalOf(services, read);
   if (refusal !== undefined) return services.refuse(toolCallId, toolName, refusal, read.traceparent);
   const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
-  if (read.deadline === undefined) return services.settle(call, signal, read.approval, data, read.traceparent);
-  return settleBy(services, call, read, signal, data);
+  const run: EnvelopeRun = { signal, approval: read.approval, repeated: read.attempt > 1, data, traceparent: read.traceparent };
+  if (read.deadline === undefined) return services.settle(call, run);
+  return settleBy(services, call, read, run);
 }
 
 /** What stops an envelope before its call is prepared, if anything. */
@@ -156,7 +171,7 @@ async function refusalOf(services: EnvelopeServices, envelope: ToolCallEnvelope)
 }
 
 /** The call settled under its deadline: when that comes first, a `ToolTimeoutError` as a local time limit gives. */
-async function settleBy(services: EnvelopeServices, call: ToolCallContent, envelope: ToolCallEnvelope, signal: AbortSignal | undefined, data: unknown): Promise<ToolResult> {
+async function settleBy(services: EnvelopeServices, call: ToolCallContent, envelope: ToolCallEnvelope, run: EnvelopeRun): Promise<ToolResult> {
   const { toolCallId, toolName } = envelope;
   const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
   const deadline = new AbortController();
@@ -170,7 +185,8 @@ async function settleBy(services: EnvelopeServices, call: ToolCallContent, envel
     return toFailure(toolCallId, toolName, result.error.started ? timeout : new ToolTimeoutError(toolName, toolCallId, timeout.timeoutMs, false));
   };
   try {
-    return await services.settle(call, signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]), envelope.approval, data, envelope.traceparent, told);
+    const signal = run.signal === undefined ? deadline.signal : AbortSignal.any([run.signal, deadline.signal]);
+    return await services.settle(call, { ...run, signal }, told);
   } finally {
     clearTimeout(timer);
   }

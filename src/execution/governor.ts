@@ -41,6 +41,8 @@ export interface GovernedCall {
   readonly timeoutMs: number | undefined;
   /** The approval token the caller gave for this call, if any. */
   readonly approval: string | undefined;
+  /** Whether a transport ran this call before (an envelope's repeated attempt): see {@link Governor.#useApproval}. */
+  readonly repeated: boolean;
   readonly data: unknown;
 }
 
@@ -189,7 +191,7 @@ export class Governor {
     }
     if (approval !== undefined) {
       try {
-        await this.#useApproval(tool.name, toolCallId, approval, call.caller, call.timeoutMs);
+        await this.#useApproval(call, approval);
       } catch (error) {
         breaker?.released(call);
         giveBack();
@@ -256,17 +258,21 @@ export class Governor {
    * turn and the circuit breaker, so that a call refused or aborted before it ran leaves the token
    * good): its nonce is marked used in the ledger until the token expires (and
    * {@link CLOCK_SKEW_MARGIN_MS} after, for registries sharing the ledger whose clocks run behind), once.
-   * @throws ToolApprovalError `"used"` when it was used before, `"expired"` when it expired while the call waited
+   * A repeated attempt of an envelope (its worker died) may use the token its earlier attempt used
+   * up, since the token is bound to this very call, whose tool was declared safe to repeat: repeating a
+   * `read-only` or `idempotent` call changes nothing, and a `once` call reaches its handler only when
+   * its ledger has no run of it (an envelope of a tool with no declared effects is refused before).
+   * @throws ToolApprovalError `"used"` when it was used before (by another run), `"expired"` when it expired while the call waited
    * @throws ToolLedgerError when the ledger cannot say whether the token was used
    * @throws ToolAbortedError or ToolTimeoutError (not started) when the ledger has not answered by the caller's abort or the time limit
    */
-  async #useApproval(toolName: string, toolCallId: string, claims: ApprovalClaims, caller: AbortFanOut | undefined, timeoutMs: number | undefined): Promise<void> {
+  async #useApproval(call: GovernedCall, claims: ApprovalClaims): Promise<void> {
+    const { tool, toolCallId } = call.prepared;
     const now = Date.now();
-    if (claims.expiresAt <= now) throw new ToolApprovalError(toolName, "expired");
+    if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
     const keepMs = claims.expiresAt - now + CLOCK_SKEW_MARGIN_MS;
-    if (!(await bounded(this.services.ledger.markUsed(toolName, `approval:${claims.nonce}`, keepMs), toolName, toolCallId, caller, timeoutMs, false))) {
-      throw new ToolApprovalError(toolName, "used");
-    }
+    const firstUse = await bounded(this.services.ledger.markUsed(tool.name, `approval:${claims.nonce}`, keepMs), tool.name, toolCallId, call.caller, call.timeoutMs, false);
+    if (!firstUse && !(call.repeated && tool.policy?.effects !== undefined)) throw new ToolApprovalError(tool.name, "used");
   }
 }
 
