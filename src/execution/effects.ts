@@ -196,14 +196,24 @@ export class CallLedger {
   }
 
   /**
+   * Gives back a mark {@link markUsed} made for a call that then did not run. Best effort: a mark
+   * that could not be deleted leaves the token used, which fails closed.
+   */
+  async unmark(key: string): Promise<void> {
+    await this.#tolerant(() => this.store.delete(key));
+  }
+
+  /**
    * The store's atomic `add`, or else a read then a write, made atomic within this registry: a key
-   * being added is refused to a second adder until the first is done.
+   * being added is refused to a second adder until the first is done. The store's own `add` is
+   * asked every time: a call that gave up on an `add` that never answered must not hold its key
+   * for the next call (which would then be refused as in doubt, with nothing run).
    */
   async #add(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean> {
+    if (this.store.add !== undefined) return this.store.add(key, value, options);
     if (this.#adding.has(key)) return false;
     this.#adding.add(key);
     try {
-      if (this.store.add !== undefined) return await this.store.add(key, value, options);
       // A store may say "nothing" with null, as Redis and many clients do: the registry never stores null.
       const existing = await this.store.get(key);
       if (existing !== undefined && existing !== null) return false;

@@ -28,6 +28,10 @@ const NOT_APPROVABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN o
 
 /** What a call whose time ran out before its ledger store answered waited for, as its message says it. */
 const WAITED_FOR_LEDGER = "its ledger store did not answer in that time";
+/** What a call whose time ran out before its `before` hooks answered waited for. */
+const WAITED_FOR_HOOKS = "its before hooks did not answer in that time";
+/** What a call whose time ran out before its `needsApproval` rule answered waited for. */
+const WAITED_FOR_APPROVAL_RULE = "its needsApproval rule did not answer in that time";
 
 /** The place in line a call holds for its resources: a new one when it gave its place up and must run after all. */
 interface Holds {
@@ -111,8 +115,10 @@ export class Governor {
     const context: CallContext = call.data === undefined ? { toolCallId, toolName: tool.name } : { toolCallId, toolName: tool.name, data: call.data };
     const hooks = this.services.hooks();
     let prepared = call.prepared;
+    // Hooks and the approval rule are the user's code, given no signal: the call waits for them only
+    // until its caller aborts or its time runs out, as for its ledger store.
     if (hooks.some((hook) => hook.before !== undefined)) {
-      const before = await runBefore(hooks, hookCall(prepared), context, (value) => this.services.recheck(tool, value));
+      const before = await bounded(runBefore(hooks, hookCall(prepared), context, (value) => this.services.recheck(tool, value)), tool.name, toolCallId, call.caller, call.timeoutMs, false, WAITED_FOR_HOOKS);
       if (before.denied) return { kind: "denied", toolName: tool.name, content: hookDeniedMessage(tool.name, before.reason) };
       // Copied and checked again however the hooks left them: one may have changed the object it was
       // given in place (or keep it, and change it while the handler runs), where only a returned value is checked.
@@ -125,7 +131,7 @@ export class Governor {
     // A token is checked now, and used up only when the handler is about to run (see #execute).
     let approval: ApprovalClaims | undefined;
     if (call.approval !== undefined) approval = await this.#verifyApproval(call, await fingerprintOf());
-    else if (policy?.needsApproval !== undefined && (await approvalNeeded(policy.needsApproval, args, context))) {
+    else if (policy?.needsApproval !== undefined && (await bounded(approvalNeeded(policy.needsApproval, args, context), tool.name, toolCallId, call.caller, call.timeoutMs, false, WAITED_FOR_APPROVAL_RULE))) {
       // A person approves what the request shows, its JSON: arguments JSON would change (a Map, NaN) are not shown as they would run.
       if (!readsAsJson(args, true)) throw new ToolArgumentsValidationError(tool.name, [NOT_APPROVABLE]);
       const request = approvalRequest(prepared, await fingerprintOf());
@@ -150,7 +156,11 @@ export class Governor {
         ? { value: await execution.run(undefined), reused: undefined }
         : await this.services.ledger.share(await fingerprintOf(), { toolName: tool.name, registration: tool, effects, cacheTtlMs: policy!.cacheTtlMs, onceTtlMs: policy!.onceTtlMs }, execution);
     if (policy?.outputSchema !== undefined) checkOutput(tool.name, toolCallId, this.services.outputValidator(tool), shared.value);
-    const value = hooks.length > 0 ? await runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context) : shared.value;
+    // A value the handler gave after its caller aborted is still the call's: only an abort heard
+    // while an `after` hook keeps it waiting ends it.
+    const value = hooks.some((hook) => hook.after !== undefined)
+      ? await bounded(runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context), tool.name, toolCallId, call.caller?.signal.aborted ? undefined : call.caller, call.timeoutMs, true)
+      : shared.value;
     const maxBytes = policy?.maxResultBytes ?? this.services.maxResultBytes;
     const fitted = maxBytes === undefined || maxBytes === Infinity ? { value, truncated: false } : fitResult(value, maxBytes);
     return { kind: "ok", value: fitted.value, reused: shared.reused, truncated: fitted.truncated };
@@ -164,6 +174,8 @@ export class Governor {
   async #execute(prepared: PreparedCall, call: GovernedCall, context: CallContext, hold: Hold | undefined, watcher: LateWatcher | undefined, approval: ApprovalClaims | undefined, onRun?: () => void): Promise<unknown> {
     const { tool, toolCallId } = prepared;
     const policy = tool.policy;
+    // A caller that aborted while the call was fingerprinted, or looked up in its ledger, takes no run.
+    if (call.caller?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, call.caller.signal.reason, false);
     const rateLimit = policy?.rateLimit;
     // Each run of the handler takes one call of the rate limit (a retry too); one taken by a call that
     // then never ran (refused by the circuit breaker, timed out or aborted waiting for its turn) is given back.
@@ -173,7 +185,7 @@ export class Governor {
     const takenAt = performance.now();
     const retryAfterMs = takeRun(takenAt);
     if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
-    const giveBack = (): void => rateLimit?.limiter.giveBack(scope!, takenAt);
+    const giveBack = (at = takenAt): void => rateLimit?.limiter.giveBack(scope!, at);
     const breaker = policy?.breaker;
     try {
       if (hold !== undefined && !hold.ticket.held) {
@@ -199,6 +211,7 @@ export class Governor {
       }
     }
     const retry = policy?.retry;
+    let retryTakenAt = takenAt;
     for (let attempt = 0; ; attempt++) {
       let abandoned = false;
       hold?.attemptStarted();
@@ -228,13 +241,23 @@ export class Governor {
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
         if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
         // A retry is a run: over the rate limit, the call ends with its last failure.
-        if (takeRun() > 0) {
+        retryTakenAt = performance.now();
+        if (takeRun(retryTakenAt) > 0) {
           breaker?.released(call);
           throw error;
         }
       }
       const signal = call.caller;
-      await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));
+      try {
+        // An abort already heard fires no listener: the caller may have aborted as the attempt failed.
+        if (signal?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, signal.signal.reason);
+        await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));
+      } catch (error) {
+        // The retry given up before it ran gives its run back.
+        breaker?.released(call);
+        giveBack(retryTakenAt);
+        throw error;
+      }
     }
   }
 
@@ -268,11 +291,28 @@ export class Governor {
    */
   async #useApproval(call: GovernedCall, claims: ApprovalClaims): Promise<void> {
     const { tool, toolCallId } = call.prepared;
+    const caller = call.caller;
+    const notBegun = (): ToolAbortedError => new ToolAbortedError(tool.name, toolCallId, caller?.signal.reason, false);
+    if (caller?.signal.aborted) throw notBegun();
     const now = Date.now();
     if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
     const keepMs = claims.expiresAt - now + CLOCK_SKEW_MARGIN_MS;
-    const firstUse = await bounded(this.services.ledger.markUsed(tool.name, `approval:${claims.nonce}`, keepMs), tool.name, toolCallId, call.caller, call.timeoutMs, false);
+    const key = `approval:${claims.nonce}`;
+    const marking = this.services.ledger.markUsed(tool.name, key, keepMs);
+    let firstUse: boolean;
+    try {
+      firstUse = await bounded(marking, tool.name, toolCallId, caller, call.timeoutMs, false);
+    } catch (error) {
+      // Given up before the ledger answered: a mark it makes after is given back, since nothing ran.
+      marking.then((made) => (made ? this.services.ledger.unmark(key) : undefined), () => undefined);
+      throw error;
+    }
     if (!firstUse && !(call.repeated && tool.policy?.effects !== undefined)) throw new ToolApprovalError(tool.name, "used");
+    if (caller?.signal.aborted) {
+      // Aborted while the ledger marked it: the handler does not run, and the token stays good.
+      if (firstUse) void this.services.ledger.unmark(key);
+      throw notBegun();
+    }
   }
 }
 
@@ -362,8 +402,9 @@ class Hold {
  * made for it. It ends at the call's own caller's abort ({@link ToolAbortedError}) or after
  * `timeoutMs` ({@link ToolTimeoutError}), even while what it waited for goes on.
  * @param started whether the call's handler (or, for a joined run, an identical call's) may have started
+ * @param waitedFor what the call waited for, as a timeout before it started says it
  */
-function bounded<T>(pending: Promise<T>, toolName: string, toolCallId: string, caller: AbortFanOut | undefined, timeoutMs: number | undefined, started: boolean): Promise<T> {
+function bounded<T>(pending: Promise<T>, toolName: string, toolCallId: string, caller: AbortFanOut | undefined, timeoutMs: number | undefined, started: boolean, waitedFor = WAITED_FOR_LEDGER): Promise<T> {
   if (caller === undefined && timeoutMs === undefined) return pending;
   // An abort already heard fires no listener.
   if (caller?.signal.aborted) {
@@ -382,7 +423,7 @@ function bounded<T>(pending: Promise<T>, toolName: string, toolCallId: string, c
       (value) => settle(() => resolve(value)),
       (error: unknown) => settle(() => reject(error)),
     );
-    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, started, WAITED_FOR_LEDGER))), timeoutMs);
+    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(new ToolTimeoutError(toolName, toolCallId, timeoutMs, started, waitedFor))), timeoutMs);
     if (caller !== undefined) unsubscribe = caller.subscribe(() => settle(() => reject(new ToolAbortedError(toolName, toolCallId, caller.signal.reason, started))));
   });
 }
