@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createToolQueue, createToolWorker, RedisLedger } from "../src/bullmq/index.js";
+import { inspect } from "node:util";
+import { withoutCommand } from "../src/bullmq/connection.js";
+import { ToolQueueConnectionError } from "../src/bullmq/errors.js";
 import { limiterOf } from "../src/bullmq/limiter.js";
 import { resultFromWire, resultToWire } from "../src/bullmq/results.js";
 import { ToolExecutionError, ToolRegistry, ToolTimeoutError, Type } from "../src/index.js";
@@ -49,6 +52,25 @@ describe("the options of the queue, the worker and the ledger", () => {
     } finally {
       await queue.close();
     }
+  });
+});
+
+describe("the causes of Redis failures", () => {
+  it("keep a Redis error's name and message without the command's arguments, which hold a call's envelope", () => {
+    const failed = Object.assign(new Error("OOM command not allowed when used memory > 'maxmemory'."), { name: "ReplyError", command: { name: "evalsha", args: ['{"invoice":"SECRET-4111"}'] } });
+    const cause = withoutCommand(failed);
+    expect(cause).toMatchObject({ name: "ReplyError", message: failed.message });
+    expect(inspect(new ToolQueueConnectionError("pay", "redis://127.0.0.1:6390/0", { cause, refused: true }))).not.toContain("SECRET");
+  });
+
+  it("leave an error that holds no command as it is", () => {
+    const refused = new Error("connect ECONNREFUSED 127.0.0.1:1");
+    expect(withoutCommand(refused)).toBe(refused);
+  });
+
+  it("say that Redis refused the job when it answered the enqueue with an error, and that it could not be reached otherwise", () => {
+    expect(new ToolQueueConnectionError("pay", "redis://127.0.0.1:6390/0", { refused: true }).message).toBe('Tool "pay" was not run: its queue at redis://127.0.0.1:6390/0 refused the job. Try again later.');
+    expect(new ToolQueueConnectionError("pay", "redis://127.0.0.1:6390/0").message).toBe('Tool "pay" was not run: its queue at redis://127.0.0.1:6390/0 could not be reached. Try again later.');
   });
 });
 

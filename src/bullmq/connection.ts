@@ -71,3 +71,20 @@ export function withinTime<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * A Redis client's error, fit to be a cause that is logged: ioredis keeps a failed command's
+ * arguments on its error (`command.args`), and those hold a call's envelope (its arguments) or a
+ * ledger record (a tool's result). The copy keeps the error's name and message, without them.
+ */
+export function withoutCommand(error: unknown): unknown {
+  if (!(error instanceof Error) || !("command" in error)) return error;
+  const copy = new Error(error.message);
+  copy.name = error.name;
+  return copy;
+}
+
+/** Whether Redis answered a command with an error (it was reached, and refused: out of memory, read-only…). */
+export function isRedisReply(error: unknown): boolean {
+  return error instanceof Error && error.name === "ReplyError";
+}

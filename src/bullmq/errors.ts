@@ -2,9 +2,10 @@ import { ToolExecutionError, ToolRegistryError } from "../errors.js";
 import { describeName } from "../text/describe.js";
 
 /**
- * The queue's Redis could not be reached when a call was to be enqueued (it was not enqueued, and
- * did not run): `connection` names the server (`redis://host:port/db`, never a password), `cause`
- * is the client's error when there was one.
+ * The queue's Redis could not be reached when a call was to be enqueued, or refused the job (out of
+ * memory, read-only): it was not enqueued, and did not run. `connection` names the server
+ * (`redis://host:port/db`, never a password), `cause` is the client's error when there was one,
+ * without the command's arguments.
  */
 export class ToolQueueConnectionError extends ToolRegistryError {
   override readonly name = "ToolQueueConnectionError";
@@ -12,8 +13,9 @@ export class ToolQueueConnectionError extends ToolRegistryError {
   readonly connection: string;
   readonly toolName: string;
 
-  constructor(toolName: string, connection: string, options?: ErrorOptions) {
-    super(`Tool ${describeName(toolName)} was not run: its queue at ${connection} could not be reached. Try again later.`, options);
+  /** @param options `refused` when Redis answered the enqueue with an error, rather than not at all */
+  constructor(toolName: string, connection: string, options?: ErrorOptions & { readonly refused?: boolean }) {
+    super(`Tool ${describeName(toolName)} was not run: its queue at ${connection} ${options?.refused === true ? "refused the job" : "could not be reached"}. Try again later.`, options);
     this.connection = connection;
     this.toolName = toolName;
   }

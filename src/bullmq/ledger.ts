@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "../execution/ledger.js";
-import { connect, type RedisConnection } from "./connection.js";
+import { connect, type RedisConnection, withoutCommand } from "./connection.js";
 import { everyOption, milliseconds, refuseUnknownOptions } from "../options.js";
 import { isMisspelling } from "../text/suggest.js";
 
@@ -50,25 +50,27 @@ export class RedisLedger implements LedgerStore {
     this.#client = connect("connection", options.connection, { maxRetriesPerRequest: 1, ...(commandTimeoutMs === Infinity ? {} : { commandTimeout: commandTimeoutMs }) });
   }
 
+  // Each command's failure is thrown without the command's arguments, which hold a record (a tool's result).
+
   async get(key: string): Promise<JsonValue | undefined> {
-    const text = await this.#client.get(this.#prefix + key);
+    const text = await this.#client.get(this.#prefix + key).catch(rethrowWithoutCommand);
     return text === null ? undefined : (JSON.parse(text) as JsonValue);
   }
 
   async set(key: string, value: JsonValue, options: LedgerSetOptions): Promise<void> {
     const ttl = ttlOf(options);
-    if (ttl === undefined) await this.#client.set(this.#prefix + key, JSON.stringify(value));
-    else await this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl);
+    const setting = ttl === undefined ? this.#client.set(this.#prefix + key, JSON.stringify(value)) : this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl);
+    await setting.catch(rethrowWithoutCommand);
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.del(this.#prefix + key);
+    await this.#client.del(this.#prefix + key).catch(rethrowWithoutCommand);
   }
 
   async add(key: string, value: JsonValue, options: LedgerSetOptions): Promise<boolean> {
     const ttl = ttlOf(options);
-    const reply = ttl === undefined ? await this.#client.set(this.#prefix + key, JSON.stringify(value), "NX") : await this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl, "NX");
-    return reply === "OK";
+    const adding = ttl === undefined ? this.#client.set(this.#prefix + key, JSON.stringify(value), "NX") : this.#client.set(this.#prefix + key, JSON.stringify(value), "PX", ttl, "NX");
+    return (await adding.catch(rethrowWithoutCommand)) === "OK";
   }
 
   /** Closes its connection. */
@@ -87,6 +89,10 @@ const LEDGER_OPTIONS = everyOption<RedisLedgerOptions>()(["connection", "keyPref
  */
 function isLedgerOptions(value: RedisLedgerOptions | RedisConnection): value is RedisLedgerOptions {
   return typeof value === "object" && value !== null && !(value instanceof Redis) && Object.keys(value).some((key) => key === "connection" || isMisspelling(key, "connection"));
+}
+
+function rethrowWithoutCommand(error: unknown): never {
+  throw withoutCommand(error);
 }
 
 /** Whole milliseconds, at least 1; `undefined` for no expiry. */

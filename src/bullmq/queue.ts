@@ -16,7 +16,7 @@ import { resultValue } from "../results/value.js";
 import { modelNamesOf } from "../text/model-names.js";
 import { failureContent, toFailure } from "../text/results.js";
 import type { DispatchAllOptions, DispatchOptions, ToolCallContent, ToolResult } from "../types.js";
-import { connect, describeConnection, type RedisConnection, whenReady, withinTime } from "./connection.js";
+import { connect, describeConnection, isRedisReply, type RedisConnection, whenReady, withinTime, withoutCommand } from "./connection.js";
 import { ToolJobFailedError, ToolQueueConnectionError } from "./errors.js";
 import { resultFromWire } from "./results.js";
 import { cancelChannel, checkPrefix, checkQueueName, replaceClaimKey } from "./names.js";
@@ -118,6 +118,13 @@ class QueueClient implements ToolQueue {
   #reachability: ReturnType<typeof setInterval> | undefined;
   /** When Redis last answered that check (or the check began). */
   #reachedAt = 0;
+  /**
+   * The jobs waited for that are in Redis, by id: since when, and when `#checkJobs` last looked
+   * at them, in the order it looks at them next.
+   */
+  readonly #lookedAt = new Map<string, { readonly since: number; readonly at: number }>();
+  /** When `#checkJobs` last ran. */
+  #jobsCheckedAt = 0;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -194,6 +201,8 @@ class QueueClient implements ToolQueue {
     if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"), false);
     const jobId = await jobIdOf(envelope);
     await this.#connected(envelope, caller);
+    // Closed while the call waited for Redis: `close` has aborted the calls it saw waiting; this one is not sent.
+    if (this.#closed) throw new ToolAbortedError(toolName, toolCallId, new Error("the tool queue is closed"), false);
     return new Promise<JsonValue>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let unsubscribe: (() => void) | undefined;
@@ -209,7 +218,8 @@ class QueueClient implements ToolQueue {
       const giveUp = (error: Error, reason: string): void => {
         gaveUp = reason;
         finish(() => reject(error));
-        if (added) void this.#cancel(jobId, reason);
+        // Another call here that joined the job still waits for it: the job is left to run for it.
+        if (added && !this.#waiters.has(jobId)) void this.#cancel(jobId, reason);
       };
       const onSettled = (settled: JobSettlement): void => {
         switch (settled.kind) {
@@ -238,10 +248,14 @@ class QueueClient implements ToolQueue {
       this.#queue.add(toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 }).then(
         (job) => {
           added = true;
-          if (gaveUp !== undefined) void this.#cancel(jobId, gaveUp);
-          else void this.#joinFinished(job, envelope, jobId, onSettled).catch(() => undefined);
+          if (gaveUp !== undefined) {
+            if (!this.#waiters.has(jobId)) void this.#cancel(jobId, gaveUp);
+            return;
+          }
+          this.#enqueued(jobId);
+          void this.#joinFinished(job, envelope, jobId, onSettled).catch(() => undefined);
         },
-        (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error }))),
+        (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: withoutCommand(error), refused: isRedisReply(error) }))),
       );
     });
   }
@@ -254,7 +268,7 @@ class QueueClient implements ToolQueue {
     const { toolCallId, toolName } = envelope;
     const ready = (async () => {
       await whenReady(this.client, this.connectTimeoutMs).catch((error: unknown) => {
-        throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+        throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: withoutCommand(error) });
       });
       await this.#listening(toolName);
     })();
@@ -296,9 +310,19 @@ class QueueClient implements ToolQueue {
     }
   }
 
+  /** A job waited for is in Redis: from now on, `#checkJobs` looks at it when it has waited long. */
+  #enqueued(jobId: string): void {
+    if (!this.#waiters.has(jobId) || this.#lookedAt.has(jobId)) return;
+    const now = Date.now();
+    this.#lookedAt.set(jobId, { since: now, at: now });
+  }
+
   #unwait(jobId: string, waiter: (settled: JobSettlement) => void): void {
     const waiters = this.#waiters.get(jobId);
-    if (waiters?.delete(waiter) && waiters.size === 0) this.#waiters.delete(jobId);
+    if (waiters?.delete(waiter) && waiters.size === 0) {
+      this.#waiters.delete(jobId);
+      this.#lookedAt.delete(jobId);
+    }
     if (this.#waiters.size === 0) {
       clearInterval(this.#reachability);
       this.#reachability = undefined;
@@ -310,9 +334,48 @@ class QueueClient implements ToolQueue {
     try {
       await withinTime(this.client.ping(), this.connectTimeoutMs);
       this.#reachedAt = Date.now();
+      if (this.#reachedAt - this.#jobsCheckedAt >= this.#jobCheckMs()) {
+        this.#jobsCheckedAt = this.#reachedAt;
+        await this.#checkJobs();
+      }
     } catch {
       if (this.#closed || Date.now() - this.#reachedAt <= this.connectTimeoutMs) return;
       this.#loseWaiters(`the connection to ${describeConnection(this.client)} was lost while its result was awaited`);
+    }
+  }
+
+  /** How long a job is waited for before `#checkJobs` looks at it, and how often after. */
+  #jobCheckMs(): number {
+    return Math.max(1_000, 2.5 * this.connectTimeoutMs);
+  }
+
+  /**
+   * Looks in Redis at the jobs waited for longest, a few at a time, for outcomes their events did
+   * not tell: the queue's events stream is trimmed (about 10,000 entries), so a process that fell
+   * behind (a busy or frozen event loop, thousands of calls at once) never reads some; and a job
+   * Redis lost (a restart without persistence, a failover) or another caller removed tells nothing.
+   * A job that finished since its call waited settles it; a job no longer there fails it as one
+   * whose tool may have run. Each job is looked at most once per {@link #jobCheckMs}.
+   */
+  async #checkJobs(): Promise<void> {
+    const now = Date.now();
+    const due: string[] = [];
+    for (const [jobId, looked] of this.#lookedAt) {
+      if (now - looked.at < this.#jobCheckMs()) break;
+      due.push(jobId);
+      if (due.length === JOBS_CHECKED_AT_ONCE) break;
+    }
+    for (const jobId of due) {
+      // Looked at now: it goes to the end of the line.
+      const { since } = this.#lookedAt.get(jobId)!;
+      this.#lookedAt.delete(jobId);
+      this.#lookedAt.set(jobId, { since, at: now });
+      const job = await this.#queue.getJob(jobId).catch(() => null);
+      if (job === null || !this.#waiters.has(jobId)) continue;
+      if (job === undefined) this.#settled({ kind: "lost", jobId, reason: "its job is no longer in the queue (Redis lost it, or another caller cancelled it)" });
+      // A job that finished before this call waited is a former run, which the enqueue replaces (see
+      // #joinFinished). The worker's clock is read against this one's, with a second's leeway.
+      else if (job.finishedOn !== undefined && job.finishedOn >= since - CLOCK_LEEWAY_MS) this.#settled(settlementOf(job));
     }
   }
 
@@ -337,7 +400,7 @@ class QueueClient implements ToolQueue {
       throw error;
     });
     return this.#events.catch((error: unknown) => {
-      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: error });
+      throw new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: withoutCommand(error) });
     });
   }
 
@@ -388,6 +451,12 @@ class QueueClient implements ToolQueue {
     await this.#queue.add(envelope.toolName, envelope, { ...this.jobOptions, jobId, attempts: 1 });
   }
 }
+
+/** How far a worker's clock may run behind this process's for `#checkJobs` to take a finished job as the call's. */
+const CLOCK_LEEWAY_MS = 1_000;
+
+/** The most jobs `#checkJobs` looks at in one go. */
+const JOBS_CHECKED_AT_ONCE = 100;
 
 /** How long a repeat's claim to replace a finished job holds. */
 const REPLACE_CLAIM_MS = 60_000;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createToolQueue, createToolWorker, RedisLedger, ToolJobFailedError, ToolQueueConnectionError, type ToolQueue, type ToolWorker } from "../../src/bullmq/index.js";
 import { limiterOf } from "../../src/bullmq/limiter.js";
 import { redisClientsOf } from "../../src/bullmq/queue.js";
+import { resultToWire } from "../../src/bullmq/results.js";
 import {
   ToolAbortedError,
   ToolApprovalRequiredError,
@@ -500,6 +501,70 @@ describe.skipIf(redis === undefined)(title, () => {
     // The worker reaches Redis directly, and runs the job while the queue reconnects.
     open.push(createToolWorker(payRegistry(), { connection: redis!.url, queueName }));
     expect(await waiting).toBe("paid inv_1");
+  });
+
+  it("settles a call whose job's completion its events never told, from the job itself (an events stream trimmed while the process lagged)", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
+    const client = new Redis(redis!.url);
+    open.push(queue, { close: () => client.quit().then(() => undefined) });
+    const waiting = queue.dispatch(call("1"));
+    const [jobId] = await jobsWaiting(queueName, 1);
+    // Finished in Redis as a worker would have finished it, with no event written.
+    const [result] = await payRegistry().dispatchAll([call("1")]);
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    await client.hset(`bull:${queueName}:${jobId}`, "finishedOn", String(Date.now()), "returnvalue", JSON.stringify(resultToWire(result!)));
+    expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))])).toBe("paid inv_1");
+  });
+
+  it("fails a call whose job Redis lost (or another program removed) as one that may have run, rather than wait for ever", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
+    const client = new Redis(redis!.url);
+    open.push(queue, { close: () => client.quit().then(() => undefined) });
+    const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+    const [jobId] = await jobsWaiting(queueName, 1);
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    await client.del(`bull:${queueName}:${jobId}`);
+    const error = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+    expect(error).toBeInstanceOf(ToolJobFailedError);
+    expect((error as ToolJobFailedError).reason).toBe("its job is no longer in the queue (Redis lost it, or another caller cancelled it)");
+  });
+
+  it("leaves a job to run for a call that joined it when the call that enqueued it is aborted", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+    open.push(queue);
+    const controller = new AbortController();
+    const first = queue.dispatch(call("1"), { signal: controller.signal }).catch((caught: unknown) => caught);
+    await jobsWaiting(queueName, 1);
+    const second = queue.dispatch(call("1"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    expect(await first).toBeInstanceOf(ToolAbortedError);
+    open.push(createToolWorker(payRegistry(), { connection: redis!.url, queueName }));
+    expect(await second).toBe("paid inv_1");
+  });
+
+  it("settles every call dispatched just before close, and enqueues none after it", async () => {
+    // Closed at several moments of the calls' way to Redis (each wait a turn of the event loop).
+    for (let turns = 0; turns < 5; turns++) {
+      const queueName = uniqueName("q");
+      const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });
+      const inspector = new Queue(queueName, { connection: new Redis(redis!.url, { maxRetriesPerRequest: null }) });
+      open.push(inspector);
+      // Warmed up: connected, and listening to the queue's events.
+      const warm = queue.dispatch(call("warm")).catch(() => undefined);
+      await jobsWaiting(queueName, 1);
+      const calls = Array.from({ length: 20 }, (_, index) => queue.dispatch(call(`c${index}`)).then(() => "resolved", () => "rejected"));
+      for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+      await queue.close();
+      const settled = await Promise.race([Promise.all([warm, ...calls]), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+      expect(settled).toEqual([undefined, ...calls.map(() => "rejected")]);
+      const enqueued = await inspector.getJobCountByTypes("waiting");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await inspector.getJobCountByTypes("waiting")).toBe(enqueued);
+    }
   });
 
   it("fails a call whose job another program completed with what is not its result, as a job that may have run", async () => {
