@@ -196,6 +196,20 @@ describe("the hashes of arguments", () => {
     expect(textHash(short)).not.toBe(textHash('{"a":1,"b":3}'));
   });
 
+  it("tells apart every list of three small integers of either sign, which a product's low bits alone cannot", () => {
+    const integers = Array.from({ length: 41 }, (_, index) => index - 20);
+    const hashes = new Set<number>();
+    for (const a of integers) for (const b of integers) for (const c of integers) hashes.add(valueHash({ ids: [a, b, c] }));
+    expect(hashes.size).toBe(41 ** 3);
+  });
+
+  it("never tells the model that different arguments are the same ones it sent before", async () => {
+    const registry = new ToolRegistry().register({ name: "tag", description: "", parameters: Type.Object({ ids: Type.Array(Type.String()) }) }, () => "ok");
+    await rejectionOf(registry.dispatch(toolCall("tag", '{"ids":[-3,-1,3]}', "1")));
+    const second = (await rejectionOf(registry.dispatch(toolCall("tag", '{"ids":[-3,1,-3]}', "2")))) as ToolArgumentsValidationError;
+    expect(second.repeats).toBe(0);
+  });
+
   it("gives equal objects one hash, and tells types, keys, an array's order and values apart", () => {
     expect(valueHash({ a: [1, "2", null, true] })).toBe(valueHash({ a: [1, "2", null, true] }));
     const variants = [

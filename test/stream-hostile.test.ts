@@ -266,6 +266,23 @@ describe("gemini(registry).deltas, given chunks no server should send", () => {
     expectFormatFailure(turn.results.b, "Ber");
   });
 
+  it("fails a call whose partialArgs list has a hole (which no JSON has) with a ProviderFormatError, and runs the others", async () => {
+    const holed = [, { jsonPath: "$.city", stringValue: "Ber" }];
+    const turn = await runTurn((registry) =>
+      gemini(registry).deltas(
+        chunks([
+          parts(call({ id: "b", name: "get_weather", willContinue: true })),
+          parts(call({ partialArgs: holed, willContinue: true })),
+          parts(call({ partialArgs: [{ jsonPath: "$.city", stringValue: "lin" }] })),
+          parts(call({ id: "c", name: "get_weather", args: { city: "Rome" } })),
+        ]),
+      ),
+    );
+    expect(turn.started).toEqual(["b", "c"]);
+    expect(turn.ran).toEqual(["Rome"]);
+    expectFormatFailure(turn.results.b, "Ber");
+  });
+
   it("fails a call sent with an earlier call's id under a made id, which result() leaves out", async () => {
     const adapter = gemini(weatherAndRideRegistry());
     const turn = await runTurn((registry) =>

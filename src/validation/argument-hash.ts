@@ -118,8 +118,10 @@ function hashValue(value: unknown, depth: number): void {
 }
 
 /*
- * The one hash being computed: a 53-bit hash of a stream of tokens (cyrb53's mixing: two 32-bit
- * lanes, finalised together). Hashing is synchronous and never re-entered, so its state lives in
+ * The one hash being computed: a 53-bit hash of a stream of tokens (cyrb53's: two 32-bit lanes,
+ * finalised together), each token's step ending with a shift that folds the lane's high bits into
+ * its low ones. Without it a product's low bits depend only on lower bits, and small integers of
+ * either sign cancel out: `[-3, -1, 3]` and `[-3, 1, -3]` had one hash. Hashing is synchronous and never re-entered, so its state lives in
  * the module: an object per hash, or a pair of typed arrays, would cost more than hashing a small value.
  */
 let h1 = 0;
@@ -138,7 +140,9 @@ function start(seed: number): void {
 
 function mix(word: number): void {
   h1 = Math.imul(h1 ^ word, 2654435761);
+  h1 ^= h1 >>> 15;
   h2 = Math.imul(h2 ^ word, 1597334677);
+  h2 ^= h2 >>> 15;
 }
 
 function mixNumber(value: number): void {
@@ -154,7 +158,9 @@ function mixText(text: string, from: number, to: number, stride: number): void {
   for (let index = from; index < to; index += stride) {
     const unit = text.charCodeAt(index);
     left = Math.imul(left ^ unit, 2654435761);
+    left ^= left >>> 15;
     right = Math.imul(right ^ unit, 1597334677);
+    right ^= right >>> 15;
   }
   h1 = left;
   h2 = right;

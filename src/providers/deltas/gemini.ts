@@ -157,7 +157,8 @@ function readPart(part: unknown): GeminiCallPart | undefined {
   if (name !== undefined && name !== null && typeof name !== "string") throw new UnreadableChunk('a functionCall\'s "name" is not a string');
   const id = chunkField(call, "id", "a functionCall");
   const rawEntries = chunkField(call, "partialArgs", "a functionCall");
-  const entries = Array.isArray(rawEntries) ? (rawEntries as unknown[]).map(entryOf) : undefined;
+  // Every place of the list, a hole too (no JSON has one, a list built in code may), as an entry with no fields.
+  const entries = Array.isArray(rawEntries) && rawEntries.length <= MAX_PARTIAL_ARGS ? Array.from(rawEntries as unknown[], entryOf) : undefined;
   const args = chunkField(call, "args", "a functionCall");
   const continues = chunkField(call, "willContinue", "a functionCall") === true;
   // A part that names no tool continues the open call, whose arguments stream: so does a part that will continue or has entries.
@@ -180,6 +181,9 @@ function readPart(part: unknown): GeminiCallPart | undefined {
             : undefined,
   };
 }
+
+/** The most `partialArgs` entries one part may hold: a list longer than that is read as no list. */
+const MAX_PARTIAL_ARGS = 1 << 20;
 
 /** Whether a part's `args` hold anything: absent, `null` and `{}` hold nothing. */
 function holdsArguments(args: unknown): boolean {
