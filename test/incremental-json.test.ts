@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { IncrementalJsonParser } from "../src/streaming/incremental-json.js";
+import { IncrementalJsonParser, MAX_FRAME_DEPTH } from "../src/streaming/incremental-json.js";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261201);
 const numRuns = Number(process.env.FUZZ_RUNS ?? 200);
@@ -148,6 +148,59 @@ describe("the incremental JSON parser", () => {
     expect(Object.keys(value)).toEqual(["__proto__", "a"]);
     expect(value.a).toBe(2);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  describe("past the depth it keeps frames for", () => {
+    /** `depth` containers, objects and arrays in turn, each holding a scalar of every kind before the next. */
+    const deepText = (depth: number): string => {
+      let open = "";
+      let close = "";
+      for (let level = 0; level < depth; level++) {
+        if (level % 2 === 0) {
+          open += `{"s":"a\\u00e9","n":-1.5e3,"t":true,"k":`;
+          close = `}${close}`;
+        } else {
+          open += "[null,false,";
+          close = `]${close}`;
+        }
+      }
+      return `${open}0${close}`;
+    };
+
+    it("follows JSON's grammar at any depth, as JSON.parse does, however the text is split", () => {
+      const text = deepText(2 * MAX_FRAME_DEPTH + 7);
+      expect(isJson(text)).toBe(true);
+      fc.assert(
+        fc.property(fc.array(fc.nat(), { maxLength: 20 }), (cuts) => {
+          const parser = parse(split(text, cuts), false);
+          expect(parser.failed).toBe(false);
+          expect(parser.complete).toBe(true);
+        }),
+        { seed, numRuns: 20 },
+      );
+      // A closer of the wrong kind, deep down, fails the text.
+      const wrong = text.replace("0}]", "0]]");
+      expect(isJson(wrong)).toBe(false);
+      expect(parse([wrong]).failed).toBe(true);
+    });
+
+    it("shows the partial value down to that depth, and the container there empty", () => {
+      const parser = parse([deepText(MAX_FRAME_DEPTH + 10)]);
+      let place = parser.value as Record<string, unknown> | unknown[];
+      for (let level = 0; level < MAX_FRAME_DEPTH; level++) place = (Array.isArray(place) ? place[2] : place.k) as Record<string, unknown> | unknown[];
+      expect(place).toEqual({});
+    });
+
+    it("holds a byte per level open, not a frame: two million [ cost a few MiB", () => {
+      const parser = new IncrementalJsonParser(true);
+      parser.write("[");
+      globalThis.gc?.();
+      const before = process.memoryUsage().heapUsed;
+      for (let piece = 0; piece < 2; piece++) parser.write("[".repeat(1 << 20));
+      globalThis.gc?.();
+      expect(parser.failed).toBe(false);
+      expect((process.memoryUsage().heapUsed - before) / 2 ** 20).toBeLessThan(64);
+    });
   });
 
   describe("reads each character a bounded number of times, however the text is split", () => {

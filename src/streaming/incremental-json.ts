@@ -70,6 +70,14 @@ const POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, exponent
 const STRING_RUN = /[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*/y;
 const LITERAL_VALUES = [true, false, null] as const;
 
+/**
+ * How deep the open containers kept as frames go. Below, where no plan looks (the checks stop at
+ * 128 levels), a container is kept as one byte (array or object), its value is not built, and its
+ * keys are not kept: a text of nothing but `[` costs a byte per level, where a frame, and the
+ * partial value's array, cost hundreds. `JSON.parse` takes any depth, and so does the stream.
+ */
+export const MAX_FRAME_DEPTH = 512;
+
 /** An open object or array. */
 interface Frame<Plans> {
   /** The container it is in (`undefined` for the root). */
@@ -105,8 +113,12 @@ interface Frame<Plans> {
 export class IncrementalJsonParser<Plans = never> {
   readonly #build: boolean;
   readonly #observer: ValueObserver<Plans> | undefined;
-  /** The innermost open container. */
+  /** The innermost open container kept as a frame. */
   #top: Frame<Plans> | undefined = undefined;
+  /** The containers open below the frames (see {@link MAX_FRAME_DEPTH}), innermost last: 1 for an array, 0 for an object. */
+  #deep = new Uint8Array(0);
+  /** How many of {@link #deep}'s bytes are open containers. */
+  #deepCount = 0;
   #state = VALUE;
   #root: unknown = undefined;
 
@@ -262,15 +274,15 @@ export class IncrementalJsonParser<Plans = never> {
           break;
         case AFTER: {
           index++;
-          const frame = this.#top!;
+          const isArray = this.#deepCount > 0 ? this.#deep[this.#deepCount - 1] === 1 : this.#top!.isArray;
           if (code === 44) {
             // In an object, a comma is followed by the next key's quote, most often at once.
-            if (frame.isArray) this.#state = VALUE;
+            if (isArray) this.#state = VALUE;
             else if (index < length && text.charCodeAt(index) === 34) {
               index++;
               this.#beginKey();
             } else this.#state = KEY;
-          } else if (code === (frame.isArray ? 93 : 125)) this.#close(frame.isArray);
+          } else if (code === (isArray ? 93 : 125)) this.#close(isArray);
           else this.#state = FAILED;
           break;
         }
@@ -312,6 +324,10 @@ export class IncrementalJsonParser<Plans = never> {
       this.#state = FAILED;
       return;
     }
+    if (this.#deepCount > 0) {
+      this.#beginDeepValue(kind);
+      return;
+    }
     const parent = this.#top;
     const depth = parent === undefined ? 0 : parent.depth + 1;
     let plans: Plans | undefined;
@@ -333,6 +349,12 @@ export class IncrementalJsonParser<Plans = never> {
     switch (kind) {
       case ValueKind.Object:
       case ValueKind.Array: {
+        if (depth >= MAX_FRAME_DEPTH && plans === undefined) {
+          // The partial value shows it empty, however much it holds.
+          if (this.#build) this.#place(kind === ValueKind.Array ? [] : {});
+          this.#openDeep(kind === ValueKind.Array);
+          return;
+        }
         const container = this.#build ? (kind === ValueKind.Array ? [] : {}) : undefined;
         if (container !== undefined) this.#place(container);
         this.#top = { parent, depth, isArray: kind === ValueKind.Array, container, segment: this.#segment, plans, key: "", memberPlans: undefined, length: 0 };
@@ -361,15 +383,54 @@ export class IncrementalJsonParser<Plans = never> {
     }
   }
 
+  /** A value begins inside a container kept as a byte: followed for its grammar only. */
+  #beginDeepValue(kind: ValueKind): void {
+    this.#wanted = false;
+    switch (kind) {
+      case ValueKind.Object:
+      case ValueKind.Array:
+        this.#openDeep(kind === ValueKind.Array);
+        return;
+      case ValueKind.String:
+        this.#stringIsKey = false;
+        this.#keep = false;
+        this.#state = STRING;
+        return;
+      case ValueKind.Number:
+        this.#numberState = N_START;
+        this.#integer = 0;
+        this.#fractionDigits = 0;
+        this.#negative = false;
+        this.#state = NUMBER;
+        return;
+      default:
+        this.#literal = kind - ValueKind.True;
+        this.#literalIndex = 1;
+        this.#state = LITERAL;
+    }
+  }
+
+  /** Opens a container kept as a byte. */
+  #openDeep(isArray: boolean): void {
+    if (this.#deepCount === this.#deep.length) {
+      const grown = new Uint8Array(Math.max(64, this.#deep.length * 2));
+      grown.set(this.#deep);
+      this.#deep = grown;
+    }
+    this.#deep[this.#deepCount++] = isArray ? 1 : 0;
+    this.#state = isArray ? FIRST_IN_ARRAY : FIRST_IN_OBJECT;
+  }
+
   #beginKey(): void {
     this.#stringIsKey = true;
-    this.#keep = true;
+    // Keys are kept for the frame they name a member of; below the frames, nothing reads them.
+    this.#keep = this.#deepCount === 0;
     this.#state = STRING;
   }
 
   /** Puts a value (or a string's text so far) where the value being read goes. */
   #place(value: unknown): void {
-    if (!this.#build) return;
+    if (!this.#build || this.#deepCount > 0) return;
     const target = this.#target;
     if (target === undefined) this.#root = value;
     else if (Array.isArray(target)) target[this.#segment as number] = value;
@@ -380,10 +441,20 @@ export class IncrementalJsonParser<Plans = never> {
   #completeValue(value: unknown): void {
     this.#place(value);
     if (this.#wanted) this.#observer!.complete(this.#plans!, value, this.#at);
+    // (A value in a container kept as a byte has a frame above it: it is followed by AFTER.)
     this.#state = this.#top === undefined ? END : AFTER;
   }
 
   #close(isArray: boolean): void {
+    if (this.#deepCount > 0) {
+      if ((this.#deep[this.#deepCount - 1] === 1) !== isArray) {
+        this.#state = FAILED;
+        return;
+      }
+      this.#deepCount--;
+      this.#state = AFTER;
+      return;
+    }
     const frame = this.#top!;
     if (frame.isArray !== isArray) {
       this.#state = FAILED;
@@ -478,6 +549,10 @@ export class IncrementalJsonParser<Plans = never> {
   #endString(text: string): void {
     if (!this.#stringIsKey) {
       this.#completeValue(text);
+      return;
+    }
+    if (this.#deepCount > 0) {
+      this.#state = COLON;
       return;
     }
     const frame = this.#top!;
