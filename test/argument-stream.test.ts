@@ -168,6 +168,18 @@ describe("registry.argumentStream", () => {
     expect(reports).toEqual([{ toolName: "read", toolCallId: "call_7", repairs: [{ pointer: "/offset", from: "string", to: "number" }] }]);
   });
 
+  it("reports nothing, when repair is on, about a required property's null that repair wraps as an array's one item, as dispatch accepts it", async () => {
+    const parameters = { type: "object", properties: { v: { type: "array" } }, required: ["v"] };
+    const tools = new ToolRegistry({ onRepair: () => {} }).register({ name: "list", description: "", parameters }, (args) => args);
+    expect(await tools.dispatch({ id: "1", name: "list", arguments: '{"v":null}' })).toEqual({ v: [null] });
+    const stream = tools.argumentStream("list");
+    expect(stream.push('{"v":null}').issues).toEqual([]);
+    expect(stream.end()).toEqual({ v: [null] });
+    // Items that refuse null: repair cannot wrap it, and the stream says so at once.
+    const strict = new ToolRegistry({ onRepair: () => {} }).register({ name: "list", description: "", parameters: { ...parameters, properties: { v: { type: "array", items: { type: "string" } } } } }, (args) => args);
+    expect(strict.argumentStream("list").push('{"v":null').issues).toEqual(["/v: must be array of string"]);
+  });
+
   it("throws UnknownToolError for a name no tool has, with the close names", () => {
     const error = thrownBy(() => registry().registry.argumentStream("raed")) as UnknownToolError;
     expect(error).toBeInstanceOf(UnknownToolError);

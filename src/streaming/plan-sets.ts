@@ -146,7 +146,8 @@ export class PlanSet {
    * only rules it out, so that nothing is reported about a value that may yet become an item.
    */
   mayBecomeItem(kind: ValueKind): boolean {
-    if (kind === ValueKind.Array || kind === ValueKind.Null) return false;
+    // `null` too: a required property's (an optional one's is left out instead).
+    if (kind === ValueKind.Array) return false;
     return this.kindMessages[ValueKind.Array] === undefined && this.item(0)?.kindMessages[kind] === undefined;
   }
 

@@ -46,8 +46,8 @@ const EXTRA_TEST_STEPS = 10_000;
  *    schema at its pointer refuses the string and accepts the parsed value as it is;
  * 3. `null` for an optional property (declared, not required) whose schema refuses `null`: the
  *    property is left out;
- * 4. a lone value (not `null`) where the schema at its pointer refuses it and accepts a
- *    one-element array of it (`"a"` for a list of strings).
+ * 4. a lone value where the schema at its pointer refuses it and accepts a one-element array of
+ *    it (`"a"` for a list of strings; `null` for a required property, whose items accept `null`).
  *
  * A string that looks like the JSON of an object or array is read as JSON or left alone, never
  * wrapped by rule 4. Rules do not compose at one pointer (a parsed object is taken as it is, a
