@@ -4,6 +4,7 @@ import { inspect } from "node:util";
 import { withoutCommand } from "../src/bullmq/connection.js";
 import { ToolQueueConnectionError } from "../src/bullmq/errors.js";
 import { limiterOf } from "../src/bullmq/limiter.js";
+import { EarlyCancels } from "../src/bullmq/worker.js";
 import { resultFromWire, resultToWire } from "../src/bullmq/results.js";
 import { ToolExecutionError, ToolRegistry, ToolTimeoutError, Type } from "../src/index.js";
 import type { JsonValue } from "../src/execution/ledger.js";
@@ -71,6 +72,32 @@ describe("the causes of Redis failures", () => {
   it("say that Redis refused the job when it answered the enqueue with an error, and that it could not be reached otherwise", () => {
     expect(new ToolQueueConnectionError("pay", "redis://127.0.0.1:6390/0", { refused: true }).message).toBe('Tool "pay" was not run: its queue at redis://127.0.0.1:6390/0 refused the job. Try again later.');
     expect(new ToolQueueConnectionError("pay", "redis://127.0.0.1:6390/0").message).toBe('Tool "pay" was not run: its queue at redis://127.0.0.1:6390/0 could not be reached. Try again later.');
+  });
+});
+
+describe("a worker's cancels for jobs it does not run yet", () => {
+  const job = (id: string, timestamp: number) => ({ id, timestamp }) as never;
+
+  it("abort a job made before its caller gave up, once, when the worker starts it", () => {
+    const early = new EarlyCancels();
+    early.add("j1", "aborted", 2_000);
+    const signal = early.take(job("j1", 1_000));
+    expect(signal?.aborted).toBe(true);
+    expect(early.take(job("j1", 1_000))).toBeUndefined();
+  });
+
+  it("leave a job of that id made after its caller gave up (the call dispatched again) to run", () => {
+    const early = new EarlyCancels();
+    early.add("j1", "aborted", 2_000);
+    expect(early.take(job("j1", 3_000))).toBeUndefined();
+    expect(early.take(job("j2", 1_000))).toBeUndefined();
+  });
+
+  it("keep at most 10,000, the oldest going first", () => {
+    const early = new EarlyCancels();
+    for (let index = 0; index <= 10_000; index++) early.add(`j${index}`, "aborted", 2_000);
+    expect(early.take(job("j0", 1_000))).toBeUndefined();
+    expect(early.take(job("j1", 1_000))?.aborted).toBe(true);
   });
 });
 

@@ -292,9 +292,13 @@ class QueueClient implements ToolQueue {
     }
   }
 
-  /** Asks that a job no longer run: removed if it waits, cancelled on its worker if it runs. */
+  /**
+   * Asks that a job no longer run: removed if it waits, cancelled on its worker if it runs (or is
+   * about to: `at`, when the call gave up, lets a worker tell this job from a later one of its id).
+   */
   async #cancel(jobId: string, reason: string): Promise<void> {
-    await Promise.allSettled([this.#queue.remove(jobId), this.client.publish(cancelChannel(this.prefix, this.queueName), JSON.stringify({ jobId, reason }))]);
+    const message = JSON.stringify({ jobId, reason, at: Date.now() });
+    await Promise.allSettled([this.#queue.remove(jobId), this.client.publish(cancelChannel(this.prefix, this.queueName), message)]);
   }
 
   #wait(jobId: string, waiter: (settled: JobSettlement) => void): void {

@@ -69,7 +69,9 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   const limiter = limiterOf(registry);
   // Holds the worker once made: a call refused by the limit the queue holds for its tool waits for it instead.
   let made: Worker<ToolCallEnvelope, JsonValue> | undefined;
-  const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> => run(registry, job, signal, limiter === undefined ? undefined : made);
+  const early = new EarlyCancels();
+  const processor = (job: Job<ToolCallEnvelope>, _token?: string, signal?: AbortSignal): Promise<JsonValue> =>
+    run(registry, job, early.take(job) ?? signal, limiter === undefined ? undefined : made);
   const worker = new Worker<ToolCallEnvelope, JsonValue>(queueName, processor, {
     ...(limiter === undefined ? {} : { limiter }),
     ...workerOptions,
@@ -79,7 +81,7 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
   });
   made = worker;
   worker.on("error", () => undefined);
-  const cancellations = listenForCancellations(client, cancelChannel(prefix, queueName), worker);
+  const cancellations = listenForCancellations(client, cancelChannel(prefix, queueName), worker, early);
   return {
     worker,
     async close(): Promise<void> {
@@ -164,14 +166,50 @@ function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; sto
   };
 }
 
-/** A subscriber that cancels a job on this worker when its caller gave up on it. */
-function listenForCancellations(client: Redis, channel: string, worker: Worker): Redis {
+/**
+ * Cancels that came for a job this worker was not running: it may be about to (BullMQ took it from
+ * the queue, and has not yet called the processor), and the cancel, a message sent once, would be
+ * lost. Kept {@link EARLY_CANCEL_MS}, at most {@link MAX_EARLY_CANCELS} (the oldest go first).
+ * Exported for this package's tests; the package's `bullmq` subpath does not export it.
+ */
+export class EarlyCancels {
+  readonly #cancels = new Map<string, { readonly reason: string; readonly at: number | undefined; readonly heardAt: number }>();
+
+  add(jobId: string, reason: string, at: number | undefined): void {
+    this.#cancels.delete(jobId);
+    this.#cancels.set(jobId, { reason, at, heardAt: Date.now() });
+    if (this.#cancels.size > MAX_EARLY_CANCELS) this.#cancels.delete(this.#cancels.keys().next().value!);
+  }
+
+  /**
+   * An aborted signal for a job cancelled before it started here, once: a job made before its
+   * caller gave up (a later job of the same id, the call dispatched again, runs).
+   */
+  take(job: Job): AbortSignal | undefined {
+    const jobId = String(job.id);
+    const cancel = this.#cancels.get(jobId);
+    if (cancel === undefined) return undefined;
+    this.#cancels.delete(jobId);
+    if (Date.now() - cancel.heardAt > EARLY_CANCEL_MS || (cancel.at !== undefined && job.timestamp > cancel.at)) return undefined;
+    return AbortSignal.abort(new Error(cancel.reason));
+  }
+}
+
+/** How long a cancel for a job not running here is kept for it. */
+const EARLY_CANCEL_MS = 10_000;
+/** The most such cancels kept. */
+const MAX_EARLY_CANCELS = 10_000;
+
+/** A subscriber that cancels a job on this worker when its caller gave up on it (see {@link EarlyCancels}). */
+function listenForCancellations(client: Redis, channel: string, worker: Worker, early: EarlyCancels): Redis {
   const subscriber = client.duplicate();
   subscriber.on("error", () => undefined);
   subscriber.on("message", (_channel: string, message: string) => {
     try {
-      const { jobId, reason } = JSON.parse(message) as { jobId: unknown; reason: unknown };
-      if (typeof jobId === "string") worker.cancelJob(jobId, typeof reason === "string" ? reason : "cancelled");
+      const { jobId, reason, at } = JSON.parse(message) as { jobId: unknown; reason: unknown; at: unknown };
+      if (typeof jobId !== "string") return;
+      const why = typeof reason === "string" ? reason : "cancelled";
+      if (!worker.cancelJob(jobId, why)) early.add(jobId, why, typeof at === "number" ? at : undefined);
     } catch {
       // Not a message of ours.
     }
