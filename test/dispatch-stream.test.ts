@@ -13,6 +13,7 @@ import {
   type ToolStreamEvent,
 } from "../src/index.js";
 import { DeltaPipe, settle } from "./support/delta-pipe.js";
+import { collectGarbage } from "./support/garbage.js";
 import { readTool, thrownBy } from "./support/fixtures.js";
 
 function tools(handler: (args: { path: string; offset?: number }) => unknown = (args) => args.path, options: ConstructorParameters<typeof ToolRegistry>[0] = {}) {
@@ -348,6 +349,26 @@ describe("registry.dispatchStream", () => {
     expect(thrownBy(() => registry.dispatchStream([], { onInvalid: "abort" }))).toEqual(new TypeError('abortController must be an AbortController when onInvalid is "abort", got undefined'));
     expect(thrownBy(() => registry.dispatchStream([], { abortController: {} as never }))).toEqual(new TypeError("abortController must be an AbortController, got object"));
     expect(thrownBy(() => registry.dispatchStream([], { signal: {} as never }))).toEqual(new TypeError("signal must be an AbortSignal, got object"));
+  });
+
+  it("holds a few dozen bytes for each finished call while the stream goes on, not the whole call", async () => {
+    const registry = tools();
+    const count = 20_000;
+    let heapAtEnd = 0;
+    let heapAtStart = 0;
+    async function* deltas(): AsyncGenerator<ToolCallDelta> {
+      collectGarbage();
+      heapAtStart = process.memoryUsage().heapUsed;
+      for (let index = 0; index < count; index++) yield { toolCallId: `c${index}`, toolName: "read", argumentsDelta: `{"path":"p${index}"}`, done: true };
+      // Every call has settled and its result was yielded before the last delta is asked for.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      collectGarbage();
+      heapAtEnd = process.memoryUsage().heapUsed;
+    }
+    let results = 0;
+    for await (const event of registry.dispatchStream(deltas())) if (event.type === "tool-result") results++;
+    expect(results).toBe(count);
+    expect((heapAtEnd - heapAtStart) / count).toBeLessThan(200);
   });
 
   it("handles a stream with no calls", async () => {

@@ -64,6 +64,9 @@ class StreamedCall {
   }
 }
 
+/** What a finished call that has its result is remembered as, under its id (see `StreamRun.#forget`). */
+const FINISHED_CALL: StreamedCall = Object.assign(new StreamedCall(-1, ""), { finished: true });
+
 /**
  * Dispatches a model's tool calls as they stream: each call's arguments are read and checked
  * as they arrive, and each call runs (with `concurrency`, `signal` and time limits as in
@@ -300,6 +303,16 @@ class StreamRun {
     call.finished = true;
     this.#unsettled--;
     events.push(this.#resultEvent(call, toFailure(call.toolCallId, call.shownName, error, call.names)));
+    this.#forget(call);
+  }
+
+  /**
+   * A call that has its result is remembered by its id alone (a late delta for it is left; one that
+   * names a tool starts a new call): its reader and text are let go, so that a stream of many calls
+   * holds a few dozen bytes for each finished one, where it held the whole call.
+   */
+  #forget(call: StreamedCall): void {
+    if (this.#calls.get(call.toolCallId) === call) this.#calls.set(call.toolCallId, FINISHED_CALL);
   }
 
   /** Starts ready calls while fewer than `concurrency` run, until the loop is left. */
@@ -342,6 +355,7 @@ class StreamRun {
       this.#certainFailure(result.error);
     }
     this.mailbox.put(this.#resultEvent(call, result));
+    this.#forget(call);
   }
 
   #resultEvent(call: StreamedCall, result: ToolResult): ToolStreamEvent {
