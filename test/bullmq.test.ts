@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createToolQueue, createToolWorker, RedisLedger } from "../src/bullmq/index.js";
 import { inspect } from "node:util";
 import { withoutCommand } from "../src/bullmq/connection.js";
@@ -91,6 +91,18 @@ describe("a worker's cancels for jobs it does not run yet", () => {
     early.add("j1", "aborted", 2_000);
     expect(early.take(job("j1", 3_000))).toBeUndefined();
     expect(early.take(job("j2", 1_000))).toBeUndefined();
+  });
+
+  it("forget a cancel after 2 s: the moment between BullMQ taking a job and starting it is short", () => {
+    vi.useFakeTimers({ now: 10_000 });
+    try {
+      const early = new EarlyCancels();
+      early.add("j1", "aborted", 10_000);
+      vi.setSystemTime(12_001);
+      expect(early.take(job("j1", 9_000))).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keep at most 10,000, the oldest going first", () => {

@@ -315,24 +315,40 @@ describe("registry.execute", () => {
     expect(handler).toHaveBeenCalledOnce();
   });
 
-  it("runs a repeated attempt of an approved call of a tool safe to repeat with the token its first attempt used, and no other repeat", async () => {
+  it("runs a repeated attempt of an approved call's delivery with the token its first attempt used, for a tool that declares effects", async () => {
     const secret = "a-secret-of-at-least-thirty-two-bytes!!";
     const ledger = new MemoryLedger();
     const handler = vi.fn(() => "paid");
     const sender = new ToolRegistry({ approvalSecret: secret }).register(pay, () => "paid", { needsApproval: true, effects: "idempotent" });
-    // Two workers on one ledger: the first used the token, then died before its job was done.
+    // Two workers on one ledger: the first used the token, then died before its job was done; the transport delivers the job again.
     const worker = (): ToolRegistry => new ToolRegistry({ approvalSecret: secret, ledger }).register(pay, handler, { needsApproval: true, effects: "idempotent" });
     const pending = await worker().execute(await sender.envelope(call));
     if (pending.status !== "approval-required") throw new Error(`expected approval-required, got ${pending.status}`);
     const envelope = await sender.envelope(call, { approval: await sender.approve(pending.request) });
-    expect(await worker().execute(envelope)).toMatchObject({ status: "ok", value: "paid" });
-    expect(await worker().execute({ ...envelope, attempt: 2 })).toMatchObject({ status: "ok", value: "paid" });
+    expect(await worker().execute(envelope, { delivery: "job_1@1000" })).toMatchObject({ status: "ok", value: "paid" });
+    expect(await worker().execute({ ...envelope, attempt: 2 }, { delivery: "job_1@1000" })).toMatchObject({ status: "ok", value: "paid" });
     expect(handler).toHaveBeenCalledTimes(2);
-    // The same envelope sent again as a first attempt is a second use of the token.
-    const again = failure(await worker().execute(envelope)) as ToolApprovalError;
-    expect(again).toBeInstanceOf(ToolApprovalError);
-    expect(again.reason).toBe("used");
-    expect(handler).toHaveBeenCalledTimes(2);
+  });
+
+  it("refuses a used token to any other second use: a first attempt, another delivery, or a repeated attempt that names none", async () => {
+    const secret = "a-secret-of-at-least-thirty-two-bytes!!";
+    const handler = vi.fn(() => "paid");
+    const sender = new ToolRegistry({ approvalSecret: secret }).register(pay, () => "paid", { needsApproval: true, effects: "idempotent" });
+    const worker = new ToolRegistry({ approvalSecret: secret }).register(pay, handler, { needsApproval: true, effects: "idempotent" });
+    const pending = await worker.execute(await sender.envelope(call));
+    if (pending.status !== "approval-required") throw new Error(`expected approval-required, got ${pending.status}`);
+    const envelope = await sender.envelope(call, { approval: await sender.approve(pending.request) });
+    expect(await worker.execute(envelope, { delivery: "job_1@1000" })).toMatchObject({ status: "ok" });
+    for (const [replayed, options] of [
+      [envelope, { delivery: "job_1@1000" }],
+      [{ ...envelope, attempt: 2 }, { delivery: "job_1@2000" }],
+      [{ ...envelope, attempt: 2 }, {}],
+    ] as const) {
+      const refused = failure(await worker.execute(replayed, options)) as ToolApprovalError;
+      expect(refused).toBeInstanceOf(ToolApprovalError);
+      expect(refused.reason).toBe("used");
+    }
+    expect(handler).toHaveBeenCalledOnce();
   });
 
   it("refuses a repeated attempt of an approved call of a tool that declares no effects, whatever its token", async () => {

@@ -152,13 +152,25 @@ describe("a call waiting for user code the registry cannot cancel", () => {
     expect((error as ToolTimeoutError).waitedFor).toBe("its needsApproval rule did not answer in that time");
   });
 
-  it("ends at its time limit while an after hook never answers, as a call whose handler ran", async () => {
+  it("ends at its caller's abort while an after hook never answers, as a call whose handler ran", async () => {
     let runs = 0;
-    const registry = new ToolRegistry({ timeoutMs: 30 }).register(pay, () => (runs++, "paid"));
+    const registry = new ToolRegistry().register(pay, () => (runs++, "paid"));
     registry.use({ after: never });
-    const error = await rejection(registry.dispatch(call("c1")));
-    expect(error).toBeInstanceOf(ToolTimeoutError);
-    expect((error as ToolTimeoutError).started).toBe(true);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const error = await rejection(registry.dispatch(call("c1"), { signal: controller.signal }));
+    expect(error).toBeInstanceOf(ToolAbortedError);
+    expect((error as ToolAbortedError).started).toBe(true);
+    expect(runs).toBe(1);
+  });
+
+  it("waits for a slow after hook past the tool's time limit: the tool completed, and its recorded result replays", async () => {
+    let runs = 0;
+    const registry = new ToolRegistry({ timeoutMs: 30 }).register(pay, () => (runs++, "paid"), { effects: "once" });
+    registry.use({ after: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 80)) });
+    await expect(registry.dispatch(call("c1"))).resolves.toBe("paid");
+    const [again] = await registry.dispatchAll([call("c2")]);
+    expect(again).toMatchObject({ status: "ok", value: "paid", reused: "ledger" });
     expect(runs).toBe(1);
   });
 });

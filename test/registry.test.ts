@@ -116,7 +116,7 @@ describe("ToolRegistry.dispatch", () => {
     );
     expect(await rejectionOf(registry.envelope(call, { signal: new AbortController().signal } as never))).toEqual(new TypeError('unknown option "signal": the options are approval, allow'));
     const envelope = await registry.envelope(call);
-    expect(await rejectionOf(registry.execute(envelope, { timeoutMs: 5 } as never))).toEqual(new TypeError('unknown option "timeoutMs": the options are signal, data'));
+    expect(await rejectionOf(registry.execute(envelope, { timeoutMs: 5 } as never))).toEqual(new TypeError('unknown option "timeoutMs": the options are signal, data, delivery'));
     expect(handler).not.toHaveBeenCalled();
     // Unset is unset, whatever the name; an inherited property is no option.
     const inherited = Object.create({ timeoutMs: 5 }) as object;

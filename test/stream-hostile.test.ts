@@ -283,6 +283,14 @@ describe("gemini(registry).deltas, given chunks no server should send", () => {
     expectFormatFailure(turn.results.b, "Ber");
   });
 
+  it("fails a call whose partialArgs list is longer than a part may hold, saying so", async () => {
+    const turn = await runTurn((registry) =>
+      gemini(registry).deltas(chunks([parts(call({ id: "b", name: "get_weather", willContinue: true })), parts(call({ partialArgs: new Array((1 << 20) + 1), willContinue: true }))])),
+    );
+    expectFormatFailure(turn.results.b);
+    expect(turn.results.b!.isError && turn.results.b!.error.message).toContain('"partialArgs" must hold at most 1048576 entries');
+  });
+
   it("fails a call sent with an earlier call's id under a made id, which result() leaves out", async () => {
     const adapter = gemini(weatherAndRideRegistry());
     const turn = await runTurn((registry) =>

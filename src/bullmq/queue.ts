@@ -122,7 +122,7 @@ class QueueClient implements ToolQueue {
    * The jobs waited for that are in Redis, by id: since when, and when `#checkJobs` last looked
    * at them, in the order it looks at them next.
    */
-  readonly #lookedAt = new Map<string, { readonly since: number; readonly at: number }>();
+  readonly #lookedAt = new Map<string, { readonly since: number; readonly at: number; readonly missing: boolean }>();
   /** When `#checkJobs` last ran. */
   #jobsCheckedAt = 0;
 
@@ -165,6 +165,7 @@ class QueueClient implements ToolQueue {
     clearInterval(this.#reachability);
     for (const [jobId, waiters] of this.#waiters) for (const waiter of waiters) waiter({ kind: "closed", jobId });
     this.#waiters.clear();
+    this.#lookedAt.clear();
     const events = this.#events;
     // BullMQ's own close can wait for ever on a connection ioredis is still reconnecting: bounded too.
     await withinTime(Promise.allSettled([events?.then((queueEvents) => queueEvents.close()), this.#queue.close()]), this.connectTimeoutMs).catch(() => undefined);
@@ -318,7 +319,7 @@ class QueueClient implements ToolQueue {
   #enqueued(jobId: string): void {
     if (!this.#waiters.has(jobId) || this.#lookedAt.has(jobId)) return;
     const now = Date.now();
-    this.#lookedAt.set(jobId, { since: now, at: now });
+    this.#lookedAt.set(jobId, { since: now, at: now, missing: false });
   }
 
   #unwait(jobId: string, waiter: (settled: JobSettlement) => void): void {
@@ -358,8 +359,9 @@ class QueueClient implements ToolQueue {
    * not tell: the queue's events stream is trimmed (about 10,000 entries), so a process that fell
    * behind (a busy or frozen event loop, thousands of calls at once) never reads some; and a job
    * Redis lost (a restart without persistence, a failover) or another caller removed tells nothing.
-   * A job that finished since its call waited settles it; a job no longer there fails it as one
-   * whose tool may have run. Each job is looked at most once per {@link #jobCheckMs}.
+   * A job that finished since its call waited settles it; a job no longer there at two looks (one
+   * finished and removed at once, `removeOnComplete`, may have its event still on the way) fails it
+   * as one whose tool may have run. Each job is looked at most once per {@link #jobCheckMs}.
    */
   async #checkJobs(): Promise<void> {
     const now = Date.now();
@@ -371,12 +373,15 @@ class QueueClient implements ToolQueue {
     }
     for (const jobId of due) {
       // Looked at now: it goes to the end of the line.
-      const { since } = this.#lookedAt.get(jobId)!;
+      const { since, missing } = this.#lookedAt.get(jobId)!;
       this.#lookedAt.delete(jobId);
-      this.#lookedAt.set(jobId, { since, at: now });
       const job = await this.#queue.getJob(jobId).catch(() => null);
-      if (job === null || !this.#waiters.has(jobId)) continue;
-      if (job === undefined) this.#settled({ kind: "lost", jobId, reason: "its job is no longer in the queue (Redis lost it, or another caller cancelled it)" });
+      if (!this.#waiters.has(jobId)) continue;
+      this.#lookedAt.set(jobId, { since, at: now, missing: job === undefined });
+      if (job === null) continue;
+      if (job === undefined) {
+        if (missing) this.#settled({ kind: "lost", jobId, reason: "its job is no longer in the queue (Redis lost it, or another caller cancelled it)" });
+      }
       // A job that finished before this call waited is a former run, which the enqueue replaces (see
       // #joinFinished). The worker's clock is read against this one's, with a second's leeway.
       else if (job.finishedOn !== undefined && job.finishedOn >= since - CLOCK_LEEWAY_MS) this.#settled(settlementOf(job));

@@ -108,7 +108,9 @@ export function createToolWorker(registry: ToolRegistry, options: ToolWorkerOpti
 async function run(registry: ToolRegistry, job: Job<ToolCallEnvelope>, signal: AbortSignal | undefined, limited: Worker | undefined): Promise<JsonValue> {
   const envelope = job.data;
   const attempt = Math.max(typeof envelope?.attempt === "number" ? envelope.attempt : 1, 1 + (job.stalledCounter ?? 0) + (job.attemptsMade ?? 0));
-  const result = await registry.execute({ ...envelope, attempt }, signal === undefined ? {} : { signal });
+  // The job's id and creation time name this delivery: the same when BullMQ gives a stalled job to another worker.
+  const delivery = `${String(job.id)}@${job.timestamp}`;
+  const result = await registry.execute({ ...envelope, attempt }, signal === undefined ? { delivery } : { signal, delivery });
   if (limited !== undefined && result.status === "error" && result.error instanceof ToolRateLimitedError) {
     await limited.rateLimit(Math.max(1, Math.ceil(result.error.retryAfterMs)));
     throw Worker.RateLimitError();
@@ -173,9 +175,10 @@ function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; sto
  * Exported for this package's tests; the package's `bullmq` subpath does not export it.
  */
 export class EarlyCancels {
-  readonly #cancels = new Map<string, { readonly reason: string; readonly at: number | undefined; readonly heardAt: number }>();
+  readonly #cancels = new Map<string, { readonly reason: string; readonly at: number; readonly heardAt: number }>();
 
-  add(jobId: string, reason: string, at: number | undefined): void {
+  /** @param at when the caller gave up, by its clock (the clock that made its job, when one process did both) */
+  add(jobId: string, reason: string, at: number): void {
     this.#cancels.delete(jobId);
     this.#cancels.set(jobId, { reason, at, heardAt: Date.now() });
     if (this.#cancels.size > MAX_EARLY_CANCELS) this.#cancels.delete(this.#cancels.keys().next().value!);
@@ -190,13 +193,17 @@ export class EarlyCancels {
     const cancel = this.#cancels.get(jobId);
     if (cancel === undefined) return undefined;
     this.#cancels.delete(jobId);
-    if (Date.now() - cancel.heardAt > EARLY_CANCEL_MS || (cancel.at !== undefined && job.timestamp > cancel.at)) return undefined;
+    if (Date.now() - cancel.heardAt > EARLY_CANCEL_MS || job.timestamp > cancel.at) return undefined;
     return AbortSignal.abort(new Error(cancel.reason));
   }
 }
 
-/** How long a cancel for a job not running here is kept for it. */
-const EARLY_CANCEL_MS = 10_000;
+/**
+ * How long a cancel for a job not running here is kept for it: the moment between BullMQ taking a
+ * job and starting it is short, and a cancel kept longer could meet the same call dispatched again
+ * from a process whose clock runs behind.
+ */
+const EARLY_CANCEL_MS = 2_000;
 /** The most such cancels kept. */
 const MAX_EARLY_CANCELS = 10_000;
 
@@ -209,7 +216,8 @@ function listenForCancellations(client: Redis, channel: string, worker: Worker, 
       const { jobId, reason, at } = JSON.parse(message) as { jobId: unknown; reason: unknown; at: unknown };
       if (typeof jobId !== "string") return;
       const why = typeof reason === "string" ? reason : "cancelled";
-      if (!worker.cancelJob(jobId, why)) early.add(jobId, why, typeof at === "number" ? at : undefined);
+      // A cancel that says not when its caller gave up (from an older queue) cannot be told from a later job's: it is kept for none.
+      if (!worker.cancelJob(jobId, why) && typeof at === "number") early.add(jobId, why, at);
     } catch {
       // Not a message of ours.
     }

@@ -187,12 +187,22 @@ export class CallLedger {
 
   /**
    * Marks `key` as used for `ttlMs`, once: whether this was its first use (an approval token's nonce).
+   * @param by what used it (an envelope's delivery), for {@link usedBy}
    * @throws ToolLedgerError `"unavailable"` when the store fails
    */
-  markUsed(toolName: string, key: string, ttlMs: number): Promise<boolean> {
+  markUsed(toolName: string, key: string, ttlMs: number, by?: string): Promise<boolean> {
     const ttl = { ttlMs };
-    const used = { usedAt: new Date().toISOString() };
+    const used = by === undefined ? { usedAt: new Date().toISOString() } : { usedAt: new Date().toISOString(), by };
     return this.#strict(toolName, () => this.#add(key, used, ttl));
+  }
+
+  /**
+   * What used `key` (see {@link markUsed}'s `by`), when it said.
+   * @throws ToolLedgerError `"unavailable"` when the store fails
+   */
+  async usedBy(toolName: string, key: string): Promise<string | undefined> {
+    const record = await this.#strict(toolName, () => this.store.get(key));
+    return isRecord(record) && typeof record.by === "string" ? record.by : undefined;
   }
 
   /**

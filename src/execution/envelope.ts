@@ -55,13 +55,21 @@ export interface ExecuteOptions {
   signal?: AbortSignal | undefined;
   /** Your own data for this run (the worker's, not the sender's): handlers see it as `context.data`. */
   data?: unknown;
+  /**
+   * The transport's name for this delivery of the envelope, the same each time it delivers the
+   * same message again (`createToolWorker` gives BullMQ's job id and creation time). A repeated
+   * attempt (`attempt` above 1) of a tool that declares `effects` may use the approval token that
+   * an earlier attempt of the same delivery used up; without it, a used token is refused, whatever
+   * `attempt` says (an envelope is not signed: its `attempt` alone proves nothing).
+   */
+  delivery?: string | undefined;
 }
 
 /** Every option of `registry.envelope`: it refuses any other. */
 const ENVELOPE_OPTIONS = everyOption<EnvelopeOptions>()(["approval", "allow"]);
 
 /** Every option of `registry.execute`: it refuses any other. */
-const EXECUTE_OPTIONS = everyOption<ExecuteOptions>()(["signal", "data"]);
+const EXECUTE_OPTIONS = everyOption<ExecuteOptions>()(["signal", "data", "delivery"]);
 
 /** What making and running envelopes needs of a registry. */
 export interface EnvelopeServices {
@@ -91,11 +99,13 @@ export interface EnvelopeRun {
   readonly signal: AbortSignal | undefined;
   readonly approval: string | undefined;
   /**
-   * Whether a transport ran this call before (`attempt` above 1): a token its earlier attempt used
-   * up is then still good for it, for a tool declared safe to repeat (a `once` tool's ledger
-   * replays its run or refuses it as in doubt).
+   * Whether a transport ran this call before (`attempt` above 1): a token an earlier attempt of the
+   * same `delivery` used up is then still good for it, for a tool that declares `effects` (a `once`
+   * tool's ledger replays its run or refuses it as in doubt).
    */
   readonly repeated: boolean;
+  /** See {@link ExecuteOptions.delivery}. */
+  readonly delivery: string | undefined;
   readonly data: unknown;
   readonly traceparent: string | undefined;
 }
@@ -146,7 +156,9 @@ export async function executeEnvelope(services: EnvelopeServices, envelope: Tool
   const refusal = await refusalOf(services, read);
   if (refusal !== undefined) return services.refuse(toolCallId, toolName, refusal, read.traceparent);
   const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
-  const run: EnvelopeRun = { signal, approval: read.approval, repeated: read.attempt > 1, data, traceparent: read.traceparent };
+  const delivery = options?.delivery;
+  if (delivery !== undefined && typeof delivery !== "string") throw new TypeError(`delivery must be a string, got ${typeof delivery}`);
+  const run: EnvelopeRun = { signal, approval: read.approval, repeated: read.attempt > 1, delivery, data, traceparent: read.traceparent };
   if (read.deadline === undefined) return services.settle(call, run);
   return settleBy(services, call, read, run);
 }

@@ -47,6 +47,8 @@ export interface GovernedCall {
   readonly approval: string | undefined;
   /** Whether a transport ran this call before (an envelope's repeated attempt): see {@link Governor.#useApproval}. */
   readonly repeated: boolean;
+  /** The transport's name for an envelope's delivery, which a token's use records (see `ExecuteOptions.delivery`). */
+  readonly delivery: string | undefined;
   readonly data: unknown;
 }
 
@@ -156,10 +158,11 @@ export class Governor {
         ? { value: await execution.run(undefined), reused: undefined }
         : await this.services.ledger.share(await fingerprintOf(), { toolName: tool.name, registration: tool, effects, cacheTtlMs: policy!.cacheTtlMs, onceTtlMs: policy!.onceTtlMs }, execution);
     if (policy?.outputSchema !== undefined) checkOutput(tool.name, toolCallId, this.services.outputValidator(tool), shared.value);
-    // A value the handler gave after its caller aborted is still the call's: only an abort heard
-    // while an `after` hook keeps it waiting ends it.
+    // The handler is done: its time limit no longer applies, and a slow `after` hook (a log, an audit)
+    // does not fail a call whose tool completed. Only an abort heard while a hook keeps the call
+    // waiting ends it (a value the handler gave after its caller aborted is still the call's).
     const value = hooks.some((hook) => hook.after !== undefined)
-      ? await bounded(runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context), tool.name, toolCallId, call.caller?.signal.aborted ? undefined : call.caller, call.timeoutMs, true)
+      ? await bounded(runAfter(hooks, hookCall(prepared), shared.reused === undefined ? { value: shared.value } : { value: shared.value, reused: shared.reused }, context), tool.name, toolCallId, call.caller?.signal.aborted ? undefined : call.caller, undefined, true)
       : shared.value;
     const maxBytes = policy?.maxResultBytes ?? this.services.maxResultBytes;
     const fitted = maxBytes === undefined || maxBytes === Infinity ? { value, truncated: false } : fitResult(value, maxBytes);
@@ -281,10 +284,11 @@ export class Governor {
    * turn and the circuit breaker, so that a call refused or aborted before it ran leaves the token
    * good): its nonce is marked used in the ledger until the token expires (and
    * {@link CLOCK_SKEW_MARGIN_MS} after, for registries sharing the ledger whose clocks run behind), once.
-   * A repeated attempt of an envelope (its worker died) may use the token its earlier attempt used
-   * up, since the token is bound to this very call, whose tool was declared safe to repeat: repeating a
-   * `read-only` or `idempotent` call changes nothing, and a `once` call reaches its handler only when
-   * its ledger has no run of it (an envelope of a tool with no declared effects is refused before).
+   * A repeated attempt of an envelope's delivery (its worker died, and the transport delivered it
+   * again) may use the token an earlier attempt of that delivery used up, when its tool declares
+   * `effects`: repeating a `read-only` or `idempotent` call changes nothing, and a `once` call reaches
+   * its handler only when its ledger has no run of it (an envelope of a tool with no declared effects
+   * is refused before). The mark records the delivery; any other second use is refused.
    * @throws ToolApprovalError `"used"` when it was used before (by another run), `"expired"` when it expired while the call waited
    * @throws ToolLedgerError when the ledger cannot say whether the token was used
    * @throws ToolAbortedError or ToolTimeoutError (not started) when the ledger has not answered by the caller's abort or the time limit
@@ -298,7 +302,7 @@ export class Governor {
     if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
     const keepMs = claims.expiresAt - now + CLOCK_SKEW_MARGIN_MS;
     const key = `approval:${claims.nonce}`;
-    const marking = this.services.ledger.markUsed(tool.name, key, keepMs);
+    const marking = this.services.ledger.markUsed(tool.name, key, keepMs, call.delivery);
     let firstUse: boolean;
     try {
       firstUse = await bounded(marking, tool.name, toolCallId, caller, call.timeoutMs, false);
@@ -307,7 +311,12 @@ export class Governor {
       marking.then((made) => (made ? this.services.ledger.unmark(key) : undefined), () => undefined);
       throw error;
     }
-    if (!firstUse && !(call.repeated && tool.policy?.effects !== undefined)) throw new ToolApprovalError(tool.name, "used");
+    if (!firstUse) {
+      const redelivered = call.repeated && call.delivery !== undefined && tool.policy?.effects !== undefined;
+      if (!redelivered || (await bounded(this.services.ledger.usedBy(tool.name, key), tool.name, toolCallId, caller, call.timeoutMs, false)) !== call.delivery) {
+        throw new ToolApprovalError(tool.name, "used");
+      }
+    }
     if (caller?.signal.aborted) {
       // Aborted while the ledger marked it: the handler does not run, and the token stays good.
       if (firstUse) void this.services.ledger.unmark(key);

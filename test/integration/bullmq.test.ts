@@ -531,6 +531,22 @@ describe.skipIf(redis === undefined)(title, () => {
     expect((error as ToolJobFailedError).reason).toBe("its job is no longer in the queue (Redis lost it, or another caller cancelled it)");
   });
 
+  it("hears the completion of a job removed as it completed, when its event comes after the first look found no job", async () => {
+    const queueName = uniqueName("q");
+    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
+    const client = new Redis(redis!.url);
+    open.push(queue, { close: () => client.quit().then(() => undefined) });
+    const waiting = queue.dispatch(call("1"));
+    const [jobId] = await jobsWaiting(queueName, 1);
+    // Completed and removed at once (removeOnComplete), its event late: after the first look, before the second.
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    await client.del(`bull:${queueName}:${jobId}`);
+    const [result] = await payRegistry().dispatchAll([call("1")]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await client.xadd(`bull:${queueName}:events`, "*", "event", "completed", "jobId", jobId!, "returnvalue", JSON.stringify(resultToWire(result!)));
+    expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))])).toBe("paid inv_1");
+  });
+
   it("leaves a job to run for a call that joined it when the call that enqueued it is aborted", async () => {
     const queueName = uniqueName("q");
     const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName });

@@ -174,7 +174,9 @@ function readPart(part: unknown): GeminiCallPart | undefined {
       id !== undefined && id !== null && typeof id !== "string"
         ? '"id" must be a string'
         : rawEntries !== undefined && rawEntries !== null && entries === undefined
-          ? '"partialArgs" must be a list'
+          ? Array.isArray(rawEntries)
+            ? `"partialArgs" must hold at most ${MAX_PARTIAL_ARGS} entries`
+            : '"partialArgs" must be a list'
           : streams && holdsArguments(args)
             ? // Gemini sends a streamed call's arguments as entries only: these would be neither written nor dropped safely.
               'its "args" hold arguments of a call whose arguments stream as "partialArgs"'
