@@ -11,8 +11,9 @@ import { parseSettings } from "./settings.js";
 // in this fresh process, with the bench's settings, their goals written as one JSON line.
 const settings = parseSettings(process.argv.slice(2));
 const quiet = new Progress({ isTTY: false, write: () => true });
+// In the main run's order: tracing right after the per-call groups (see main.ts).
 const perCall = await runPerCall(settings.perCall, quiet);
+const tracing = await runOtelOverhead(settings.perCall, quiet);
 const mcp = await runMcpRoundTrip(settings.perCall, quiet);
 const coldStart = await runColdStartRatio(settings.perCall, () => {});
-const tracing = await runOtelOverhead(settings.perCall, quiet);
 console.log(`${GOALS_LINE}${JSON.stringify(evaluateGoals([...perCall.groups, ...mcp.groups, coldStart, tracing]))}`);

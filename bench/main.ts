@@ -50,6 +50,12 @@ printMachine(machine, settings);
 
 const perCall = await section("per-call", () => runPerCall(settings.perCall, progress));
 printPerCall(perCall.groups, settings);
+// Timed right after the per-call groups, whose dispatch it compares, before the sections below fill
+// the heap and V8's caches with other code and thousands of schemas: timed after them, the full
+// collection before each round slowed the round's first batch by a third or more, and the goal's
+// spread grew from ±2% to ±15% or more. The fresh processes of --check time it in this order too.
+// Its table is printed in its place below.
+const tracing = await section("tracing", () => runOtelOverhead(settings.perCall, progress));
 
 const behaviour = await section("behaviour", () => {
   progress.begin("behaviour", 1);
@@ -68,11 +74,6 @@ const coldStart = await section("cold start", async () => {
   return { group, rows: await runColdStart(settings.coldStartSizes, settings.coldStartRepeats) };
 });
 printColdStart(coldStart);
-// Timed here, with the other goals' groups, before the sections below fill the heap and V8's caches
-// with thousands of schemas: timed after them, each full collection between rounds slowed the
-// round's first batch by up to half (1.06x ±15% where a fresh process reads 1.04x ±3%). The fresh
-// processes of --check time it in this order too. Its table is printed in its place below.
-const tracing = await section("tracing", () => runOtelOverhead(settings.perCall, progress));
 
 const population = buildPopulation(settings.corpusDirectory, settings.populationSize);
 const cacheSweep = await section("cache sweep", () => {
