@@ -62,6 +62,10 @@ export interface MeasureStep {
  * calibrates each case's batch to about `batchMs`), every round runs each
  * case's batch once, starting at a different case each round, so drift in
  * the machine (frequency, GC, other load) falls on all cases alike.
+ * Each round begins with a full collection, then a quarter batch of its first
+ * case, untimed: the first batch after a collection ran a third slower or more,
+ * whichever case it was (V8's caches emptied, its young generation shrunk), and
+ * with the order rotating, that spread a ratio of two cases to ±15%.
  * `onStep` hears of each batch before it starts (outside the timing).
  */
 export async function measureInterleaved(
@@ -80,6 +84,10 @@ export async function measureInterleaved(
   const samples = cases.map((): number[] => []);
   for (let round = 0; round < settings.rounds; round++) {
     collectGarbage();
+    const first = round % cases.length;
+    const settling = Math.max(1, Math.round(iterations[first]! / 4));
+    cases[first]!.setUp?.(settling);
+    await cases[first]!.run(settling);
     for (let offset = 0; offset < cases.length; offset++) {
       const index = (round + offset) % cases.length;
       onStep({ phase: "rounds", label: cases[index]!.label, done: done++, total, round: round + 1, rounds: settings.rounds });
