@@ -325,7 +325,10 @@ export class IncrementalJsonParser<Plans = never> {
       return;
     }
     if (this.#deepCount > 0) {
-      this.#beginDeepValue(kind);
+      // Inside a container kept as a byte: followed for its grammar only.
+      this.#wanted = false;
+      if (kind === ValueKind.Object || kind === ValueKind.Array) this.#openDeep(kind === ValueKind.Array);
+      else this.#beginScalar(kind);
       return;
     }
     const parent = this.#top;
@@ -346,57 +349,34 @@ export class IncrementalJsonParser<Plans = never> {
     }
     this.#plans = plans;
     this.#wanted = plans !== undefined && this.#observer!.begin(plans, kind, depth, this.#at);
+    if (kind !== ValueKind.Object && kind !== ValueKind.Array) {
+      this.#beginScalar(kind);
+      return;
+    }
+    if (depth >= MAX_FRAME_DEPTH && plans === undefined) {
+      // The partial value shows it empty, however much it holds.
+      if (this.#build) this.#place(kind === ValueKind.Array ? [] : {});
+      this.#openDeep(kind === ValueKind.Array);
+      return;
+    }
+    const container = this.#build ? (kind === ValueKind.Array ? [] : {}) : undefined;
+    if (container !== undefined) this.#place(container);
+    this.#top = { parent, depth, isArray: kind === ValueKind.Array, container, segment: this.#segment, plans, key: "", memberPlans: undefined, length: 0 };
+    this.#state = kind === ValueKind.Array ? FIRST_IN_ARRAY : FIRST_IN_OBJECT;
+  }
+
+  /** A string, number, `true`, `false` or `null` begins. */
+  #beginScalar(kind: ValueKind): void {
     switch (kind) {
-      case ValueKind.Object:
-      case ValueKind.Array: {
-        if (depth >= MAX_FRAME_DEPTH && plans === undefined) {
-          // The partial value shows it empty, however much it holds.
-          if (this.#build) this.#place(kind === ValueKind.Array ? [] : {});
-          this.#openDeep(kind === ValueKind.Array);
-          return;
-        }
-        const container = this.#build ? (kind === ValueKind.Array ? [] : {}) : undefined;
-        if (container !== undefined) this.#place(container);
-        this.#top = { parent, depth, isArray: kind === ValueKind.Array, container, segment: this.#segment, plans, key: "", memberPlans: undefined, length: 0 };
-        this.#state = kind === ValueKind.Array ? FIRST_IN_ARRAY : FIRST_IN_OBJECT;
-        return;
-      }
       case ValueKind.String:
         this.#stringIsKey = false;
-        // The text kept of the last string was cleared when it ended.
-        this.#keep = this.#build || this.#wanted;
+        // The text kept of the last string was cleared when it ended; below the frames none is kept.
+        this.#keep = (this.#build && this.#deepCount === 0) || this.#wanted;
         if (this.#build) this.#place("");
         this.#state = STRING;
         return;
       case ValueKind.Number:
         // The text kept of the last number was cleared when it ended.
-        this.#numberState = N_START;
-        this.#integer = 0;
-        this.#fractionDigits = 0;
-        this.#negative = false;
-        this.#state = NUMBER;
-        return;
-      default:
-        this.#literal = kind - ValueKind.True;
-        this.#literalIndex = 1;
-        this.#state = LITERAL;
-    }
-  }
-
-  /** A value begins inside a container kept as a byte: followed for its grammar only. */
-  #beginDeepValue(kind: ValueKind): void {
-    this.#wanted = false;
-    switch (kind) {
-      case ValueKind.Object:
-      case ValueKind.Array:
-        this.#openDeep(kind === ValueKind.Array);
-        return;
-      case ValueKind.String:
-        this.#stringIsKey = false;
-        this.#keep = false;
-        this.#state = STRING;
-        return;
-      case ValueKind.Number:
         this.#numberState = N_START;
         this.#integer = 0;
         this.#fractionDigits = 0;
