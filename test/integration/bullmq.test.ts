@@ -69,6 +69,20 @@ async function jobsWaiting(queueName: string, count: number): Promise<string[]> 
 
 const call = (id: string, args: Record<string, unknown> = { invoice: "inv_1", amount: 10 }) => ({ type: "tool_call" as const, id, name: "pay", arguments: args });
 
+/**
+ * One call waiting in a queue of its own with no worker, whose jobs it looks at after 1 s
+ * (`connectTimeoutMs: 400`), and a client to change its job in Redis behind its back.
+ */
+async function oneCallWaiting(): Promise<{ queueName: string; client: Redis; waiting: Promise<unknown>; jobId: string }> {
+  const queueName = uniqueName("q");
+  const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
+  const client = new Redis(redis!.url);
+  open.push(queue, { close: () => client.quit().then(() => undefined) });
+  const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
+  const [jobId] = await jobsWaiting(queueName, 1);
+  return { queueName, client, waiting, jobId: jobId! };
+}
+
 describe.skipIf(redis === undefined)(title, () => {
   describe("RedisLedger", () => {
     it("gets, sets, deletes and adds JSON values, add only when the key is free", async () => {
@@ -504,27 +518,17 @@ describe.skipIf(redis === undefined)(title, () => {
   });
 
   it("settles a call whose job's completion its events never told, from the job itself (an events stream trimmed while the process lagged)", async () => {
-    const queueName = uniqueName("q");
-    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
-    const client = new Redis(redis!.url);
-    open.push(queue, { close: () => client.quit().then(() => undefined) });
-    const waiting = queue.dispatch(call("1"));
-    const [jobId] = await jobsWaiting(queueName, 1);
+    const { queueName, client, waiting, jobId } = await oneCallWaiting();
     // Finished in Redis as a worker would have finished it, with no event written.
     const [result] = await payRegistry().dispatchAll([call("1")]);
-    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId);
     await client.hset(`bull:${queueName}:${jobId}`, "finishedOn", String(Date.now()), "returnvalue", JSON.stringify(resultToWire(result!)));
     expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))])).toBe("paid inv_1");
   });
 
   it("fails a call whose job Redis lost (or another program removed) as one that may have run, rather than wait for ever", async () => {
-    const queueName = uniqueName("q");
-    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
-    const client = new Redis(redis!.url);
-    open.push(queue, { close: () => client.quit().then(() => undefined) });
-    const waiting = queue.dispatch(call("1")).catch((caught: unknown) => caught);
-    const [jobId] = await jobsWaiting(queueName, 1);
-    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    const { queueName, client, waiting, jobId } = await oneCallWaiting();
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId);
     await client.del(`bull:${queueName}:${jobId}`);
     const error = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
     expect(error).toBeInstanceOf(ToolJobFailedError);
@@ -532,14 +536,9 @@ describe.skipIf(redis === undefined)(title, () => {
   });
 
   it("hears the completion of a job removed as it completed, when its event comes after the first look found no job", async () => {
-    const queueName = uniqueName("q");
-    const queue = createToolQueue(payRegistry(), { connection: redis!.url, queueName, connectTimeoutMs: 400 });
-    const client = new Redis(redis!.url);
-    open.push(queue, { close: () => client.quit().then(() => undefined) });
-    const waiting = queue.dispatch(call("1"));
-    const [jobId] = await jobsWaiting(queueName, 1);
+    const { queueName, client, waiting, jobId } = await oneCallWaiting();
     // Completed and removed at once (removeOnComplete), its event late: after the first look, before the second.
-    await client.lrem(`bull:${queueName}:wait`, 0, jobId!);
+    await client.lrem(`bull:${queueName}:wait`, 0, jobId);
     await client.del(`bull:${queueName}:${jobId}`);
     const [result] = await payRegistry().dispatchAll([call("1")]);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
