@@ -1,4 +1,5 @@
 import { type Job, Worker, type WorkerOptions } from "bullmq";
+import { LRUCache } from "lru-cache";
 import type { Redis } from "ioredis";
 import { ToolRateLimitedError } from "../errors.js";
 import type { ToolCallEnvelope } from "../execution/envelope.js";
@@ -175,13 +176,12 @@ function whenAway(client: Redis, graceMs: number): { promise: Promise<void>; sto
  * Exported for this package's tests; the package's `bullmq` subpath does not export it.
  */
 export class EarlyCancels {
-  readonly #cancels = new Map<string, { readonly reason: string; readonly at: number; readonly heardAt: number }>();
+  // Timed by the wall clock, as the cancels' `at` is.
+  readonly #cancels = new LRUCache<string, { readonly reason: string; readonly at: number }>({ max: MAX_EARLY_CANCELS, ttl: EARLY_CANCEL_MS, perf: Date });
 
   /** @param at when the caller gave up, by its clock (the clock that made its job, when one process did both) */
   add(jobId: string, reason: string, at: number): void {
-    this.#cancels.delete(jobId);
-    this.#cancels.set(jobId, { reason, at, heardAt: Date.now() });
-    if (this.#cancels.size > MAX_EARLY_CANCELS) this.#cancels.delete(this.#cancels.keys().next().value!);
+    this.#cancels.set(jobId, { reason, at });
   }
 
   /**
@@ -193,7 +193,7 @@ export class EarlyCancels {
     const cancel = this.#cancels.get(jobId);
     if (cancel === undefined) return undefined;
     this.#cancels.delete(jobId);
-    if (Date.now() - cancel.heardAt > EARLY_CANCEL_MS || job.timestamp > cancel.at) return undefined;
+    if (job.timestamp > cancel.at) return undefined;
     return AbortSignal.abort(new Error(cancel.reason));
   }
 }

@@ -94,18 +94,22 @@ export interface EnvelopeServices {
   settle(call: ToolCallContent, run: EnvelopeRun, finish?: (result: ToolResult) => ToolResult): Promise<ToolResult>;
 }
 
+/**
+ * A delivery of an envelope that its transport named ({@link ExecuteOptions.delivery}): an approval
+ * token's use records its name, and a repeated attempt of it may use that token again.
+ */
+export interface Delivery {
+  readonly name: string;
+  /** Whether the transport ran this call before (`attempt` above 1). */
+  readonly repeated: boolean;
+}
+
 /** How an envelope's call is run: what `execute` was given, and what the envelope carried. */
 export interface EnvelopeRun {
   readonly signal: AbortSignal | undefined;
   readonly approval: string | undefined;
-  /**
-   * Whether a transport ran this call before (`attempt` above 1): a token an earlier attempt of the
-   * same `delivery` used up is then still good for it, for a tool that declares `effects` (a `once`
-   * tool's ledger replays its run or refuses it as in doubt).
-   */
-  readonly repeated: boolean;
-  /** See {@link ExecuteOptions.delivery}. */
-  readonly delivery: string | undefined;
+  /** The delivery, when `execute` was told its name. */
+  readonly delivery: Delivery | undefined;
   readonly data: unknown;
   readonly traceparent: string | undefined;
 }
@@ -158,7 +162,7 @@ export async function executeEnvelope(services: EnvelopeServices, envelope: Tool
   const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
   const delivery = options?.delivery;
   if (delivery !== undefined && typeof delivery !== "string") throw new TypeError(`delivery must be a string, got ${typeof delivery}`);
-  const run: EnvelopeRun = { signal, approval: read.approval, repeated: read.attempt > 1, delivery, data, traceparent: read.traceparent };
+  const run: EnvelopeRun = { signal, approval: read.approval, delivery: delivery === undefined ? undefined : { name: delivery, repeated: read.attempt > 1 }, data, traceparent: read.traceparent };
   if (read.deadline === undefined) return services.settle(call, run);
   return settleBy(services, call, read, run);
 }

@@ -12,6 +12,7 @@ import type { ReuseKind } from "../types.js";
 import type { CompiledValidator } from "../validation/cache.js";
 import type { ApprovalClaims, ApprovalRequest, ApprovalSigner } from "./approvals.js";
 import type { CallLedger, Execution, SharedResult } from "./effects.js";
+import type { Delivery } from "./envelope.js";
 import { callFingerprint } from "./fingerprint.js";
 import { readsAsJson } from "../results/json-data.js";
 import { type HookCall, runAfter, runBefore, type ToolHooks } from "./hooks.js";
@@ -45,10 +46,8 @@ export interface GovernedCall {
   readonly timeoutMs: number | undefined;
   /** The approval token the caller gave for this call, if any. */
   readonly approval: string | undefined;
-  /** Whether a transport ran this call before (an envelope's repeated attempt): see {@link Governor.#useApproval}. */
-  readonly repeated: boolean;
-  /** The transport's name for an envelope's delivery, which a token's use records (see `ExecuteOptions.delivery`). */
-  readonly delivery: string | undefined;
+  /** An envelope's delivery, when its transport named it: see {@link Governor.#useApproval}. */
+  readonly delivery: Delivery | undefined;
   readonly data: unknown;
 }
 
@@ -302,7 +301,8 @@ export class Governor {
     if (claims.expiresAt <= now) throw new ToolApprovalError(tool.name, "expired");
     const keepMs = claims.expiresAt - now + CLOCK_SKEW_MARGIN_MS;
     const key = `approval:${claims.nonce}`;
-    const marking = this.services.ledger.markUsed(tool.name, key, keepMs, call.delivery);
+    const delivery = call.delivery;
+    const marking = this.services.ledger.markUsed(tool.name, key, keepMs, delivery?.name);
     let firstUse: boolean;
     try {
       firstUse = await bounded(marking, tool.name, toolCallId, caller, call.timeoutMs, false);
@@ -312,8 +312,8 @@ export class Governor {
       throw error;
     }
     if (!firstUse) {
-      const redelivered = call.repeated && call.delivery !== undefined && tool.policy?.effects !== undefined;
-      if (!redelivered || (await bounded(this.services.ledger.usedBy(tool.name, key), tool.name, toolCallId, caller, call.timeoutMs, false)) !== call.delivery) {
+      const redelivered = delivery?.repeated === true && tool.policy?.effects !== undefined;
+      if (!redelivered || (await bounded(this.services.ledger.usedBy(tool.name, key), tool.name, toolCallId, caller, call.timeoutMs, false)) !== delivery.name) {
         throw new ToolApprovalError(tool.name, "used");
       }
     }

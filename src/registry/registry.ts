@@ -8,7 +8,7 @@ import { ExecutionTracker, type LateSettleReport, runCall } from "../dispatch/ru
 import { ToolAbortedError, ToolApprovalError, ToolApprovalRequiredError, ToolArgumentsValidationError, ToolDeniedError } from "../errors.js";
 import { type ApprovalRequest, type ApproveOptions, ApprovalSigner, checkApprovalRequest, DEFAULT_APPROVAL_TTL_MS } from "../execution/approvals.js";
 import { CallLedger, type LedgerStats } from "../execution/effects.js";
-import { type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
+import { type Delivery, type EnvelopeOptions, type EnvelopeServices, type ExecuteOptions, executeEnvelope, makeEnvelope, type ToolCallEnvelope } from "../execution/envelope.js";
 import { callFingerprint } from "../execution/fingerprint.js";
 import { Governor, type Outcome } from "../execution/governor.js";
 import { CallObservation, type CallObserver, observed, observing, observersTraceparent } from "../execution/observers.js";
@@ -375,7 +375,7 @@ export class ToolRegistry {
     const timeoutMs = this.#timeoutOf(prepared.tool);
     const approval = run.approvalOf?.(prepared.toolCallId);
     if (prepared.tool.policy === undefined && !this.#governAll && approval === undefined) return runCall(prepared, run.caller, timeoutMs, this.#tracker, run.data);
-    return this.#governor.run({ prepared, caller: run.caller, timeoutMs, approval, repeated: false, delivery: undefined, data: run.data }).then(outcomeValue);
+    return this.#governor.run({ prepared, caller: run.caller, timeoutMs, approval, delivery: undefined, data: run.data }).then(outcomeValue);
   }
 
   /** The tool's time limit, else the registry's; `undefined` for none. */
@@ -512,7 +512,7 @@ export class ToolRegistry {
           ? { status: "ok", toolCallId, toolName, isError: false, value }
           : { status: "ok", toolCallId, toolName, isError: false, value, repairs: prepared.repairs };
       }
-      const outcome = await this.#governor.run({ prepared, caller, timeoutMs, approval, repeated: run.repeated, delivery: run.delivery, data });
+      const outcome = await this.#governor.run({ prepared, caller, timeoutMs, approval, delivery: run.delivery, data });
       return outcomeResult(outcome, toolCallId, toolName, prepared, call);
     } catch (error) {
       // A call read through a name map is answered in the names the model was sent.
@@ -656,8 +656,8 @@ export class ToolRegistry {
       timeoutOf: (tool) => this.#timeoutOf(tool),
       traceparent: () => observersTraceparent(this.#observers),
       refuse: (toolCallId, toolName, error, traceparent) => this.#observedFailure(toolCallId, toolName, error, traceparent),
-      settle: (call, { signal, approval, repeated, delivery, data, traceparent }, finish) =>
-        this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, repeated, delivery, data, allowed: undefined }, traceparent, finish),
+      settle: (call, { signal, approval, delivery, data, traceparent }, finish) =>
+        this.#settle(call, { caller: signal === undefined ? undefined : new AbortFanOut(signal), approvalOf: approval === undefined ? undefined : () => approval, delivery, data, allowed: undefined }, traceparent, finish),
     };
   }
 }
@@ -686,15 +686,13 @@ const DENY_OPTIONS = everyOption<DenyOptions>()(["reason"]);
 interface RunOptions {
   readonly caller: AbortFanOut | undefined;
   readonly approvalOf: ((toolCallId: string) => string | undefined) | undefined;
-  /** Whether a transport ran these calls before: an envelope's repeated attempt (see `EnvelopeRun.repeated`). */
-  readonly repeated: boolean;
-  /** The transport's name for an envelope's delivery (see `ExecuteOptions.delivery`). */
-  readonly delivery: string | undefined;
+  /** An envelope's delivery, when its transport named it (see `Delivery`); never for a dispatch. */
+  readonly delivery: Delivery | undefined;
   readonly data: unknown;
   readonly allowed: ((toolName: string) => boolean) | undefined;
 }
 
-const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, repeated: false, delivery: undefined, data: undefined, allowed: undefined };
+const PLAIN_RUN: RunOptions = { caller: undefined, approvalOf: undefined, delivery: undefined, data: undefined, allowed: undefined };
 
 /**
  * The options of `dispatch`, `dispatchAll` or `dispatchStream`, checked (the caller refused the unknown ones).
@@ -706,7 +704,6 @@ function runOptions(options: DispatchOptions | DispatchAllOptions, approvalOf: R
   return {
     caller: signal === undefined ? undefined : new AbortFanOut(signal, forOneCall),
     approvalOf: typeof approvalOf === "string" ? () => approvalOf : approvalOf,
-    repeated: false,
     delivery: undefined,
     data: options.data,
     allowed: allowTest(options.allow),
