@@ -105,6 +105,22 @@ describe("a precompiled validator", () => {
     expect(new ValidatorCache(16, { precompiled: await loadGenerated(source, "fused-stamped") }).get("tag", schema).fused).toBeDefined();
   });
 
+  it("carries the JSON reader too, used only where this version writes the very same source for the schema", async () => {
+    const schema = Type.Object({ path: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) });
+    const source = precompileValidators([schema]);
+    expect(source).toMatch(/ReaderKey: "[0-9a-z]+-[0-9a-z]+"/);
+    const stamped = new ValidatorCache(16, { precompiled: await loadGenerated(source, "reader-stamped") }).get("read", schema);
+    // At hand from the first call: nothing is generated where code generation is forbidden.
+    expect(stamped.reader!('{"offset":3,"path":"a"}')).toEqual({ offset: 3, path: "a" });
+    const unstamped = await loadGenerated(source.replace(/, ReaderKey: "[^"]+"/, ""), "reader-unstamped");
+    const otherSource = await loadGenerated(source.replace(/ReaderKey: "[^"]+"/, 'ReaderKey: "0-0"'), "reader-other-source");
+    for (const validators of [unstamped, otherSource]) {
+      expect(new ValidatorCache(16, { precompiled: validators }).get("read", schema).reader).toBeUndefined();
+      const registry = new ToolRegistry({ precompiled: validators }).register({ name: "read", description: "", parameters: schema }, (args) => args);
+      for (let call = 0; call < 100; call++) expect(await registry.dispatch(toolCall("read", '{"path":"a"}'))).toEqual({ path: "a" });
+    }
+  });
+
   it("follows JSON Schema where the transform corrects TypeBox: an array-like object never passes an array enum", async () => {
     const schema = { type: "object", properties: { modes: { enum: [["read", "write"]] } } };
     const validators = await loadGenerated(precompileValidators([schema]), "array-enum");

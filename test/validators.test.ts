@@ -100,6 +100,43 @@ describe("the validator cache of a registry", () => {
     expect(entry.fused).toBeTypeOf("function");
   });
 
+  it("counts only calls with JSON text as uses of the JSON reader, and reads the 64th call's text with it", () => {
+    const parameters = Type.Object({ path: Type.String() });
+    const entry = new ValidatorCache().get("read", parameters);
+    const tool: RegisteredTool = { name: "read", definition: { name: "read", description: "", parameters }, handler: () => 1, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined, validatorSlot: validatorSlot() };
+    const context = { tools: new Map([["read", tool]]), validator: () => entry, maxArgumentBytes: 1024, onRepair: undefined, failures: new RepeatedFailures() };
+    for (let call = 0; call < 2 * FUSED_FROM_USE; call++) expect(prepareCall({ name: "read", shownName: "read", id: "c", arguments: { path: "a" } }, context).args).toEqual({ path: "a" });
+    for (let use = 1; use < FUSED_FROM_USE; use++) expect(entry.reader).toBeUndefined();
+    const reader = entry.reader;
+    expect(reader).toBeTypeOf("function");
+    expect(reader!('{"path":"a"}')).toEqual({ path: "a" });
+    expect(entry.reader).toBe(reader);
+  });
+
+  it("gives the handler what JSON.parse makes of the text, through the JSON reader or past it, and refuses as before", async () => {
+    const seen: unknown[] = [];
+    const registry = new ToolRegistry({ maxArgumentBytes: 64 }).register(readTool, (args) => {
+      seen.push(args);
+      return 1;
+    });
+    const texts = ['{"path":"a","offset":2}', '{ "offset" : 2 , "path" : "b" }', '{"path":"\u0063"}', '{"path":"d","extra":true}'];
+    for (let call = 0; call < 2 * FUSED_FROM_USE; call++) {
+      const text = texts[call % texts.length]!;
+      seen.length = 0;
+      await registry.dispatch(toolCall("read", text));
+      expect(seen).toEqual([JSON.parse(text)]);
+    }
+    // Refused before anything reads it: over maxArgumentBytes, not JSON, not an object, not matching.
+    for (const [text, issue] of [
+      [`{"path":"${"a".repeat(64)}"}`, "/: arguments must not be larger than 64 bytes"],
+      ['{"path":"a",}', "/: arguments must be valid JSON"],
+      ['{"path":1}', "/path: must be string"],
+    ] as const) {
+      const error = await registry.dispatch(toolCall("read", text)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ issues: [issue] });
+    }
+  });
+
   it("adds up compile time", async () => {
     const registry = new ToolRegistry().register(readTool, () => 1);
     await registry.dispatch(toolCall("read", { path: "a" }));

@@ -106,7 +106,7 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
   if (raw === UNREADABLE) return refused(context, tool, raw, undefined, [ROOT_ISSUES.notPlainObject]);
   let value: object;
   let outcome: CheckOutcome;
-  // Only object arguments count as uses of the fused copy-and-check: JSON text is parsed, never copied.
+  // Only object arguments count as uses of the fused copy-and-check, only JSON text as uses of the reader.
   const fused = typeof raw === "string" ? undefined : validator.fused;
   try {
     if (fused !== undefined) {
@@ -115,7 +115,7 @@ export function prepareOrRefuse(fields: CallFields, context: PrepareContext, all
       value = fusedPrivateCopy(tool.name, fused, raw, state);
       outcome = state.invalid ? CheckOutcome.Invalid : state.unchecked ? checkValue(validator, value) : CheckOutcome.Valid;
     } else {
-      value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes) : privateCopy(tool.name, raw);
+      value = typeof raw === "string" ? parsedArguments(tool.name, raw, context.maxArgumentBytes, validator.reader) : privateCopy(tool.name, raw);
       outcome = checkValue(validator, value);
     }
   } catch (error) {

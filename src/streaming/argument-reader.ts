@@ -231,7 +231,7 @@ function layoutKeeper(): ArgumentReader {
   const parameters = { type: "object", properties: { k: { type: "string" } } } as unknown as RegisteredTool["definition"]["parameters"];
   const tool: RegisteredTool = { name: "layout", definition: { name: "layout", description: "", parameters }, handler: () => undefined, timeoutMs: undefined, policy: undefined, options: {}, lastRefusal: undefined, validatorSlot: validatorSlot() };
   // Never asked to check: only its layout is wanted.
-  const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true, fused: undefined, compile: () => undefined };
+  const validator: CompiledValidator = { Check: () => true, explain: () => [], IsAccelerated: () => true, fused: undefined, reader: undefined, compile: () => undefined };
   const reader = new ArgumentReader(tool, { tools: new Map(), validator: () => validator, maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES, onRepair: undefined, failures: new RepeatedFailures() }, { toolCallId: "" });
   for (const piece of LAYOUT_SAMPLE) {
     reader.push(piece);

@@ -7,6 +7,7 @@ import { ToolDefinitionError } from "../errors.js";
 import { issueLines, MAX_ISSUES } from "../text/issues.js";
 import { SchemaExplainer } from "./explainer.js";
 import { type FusedCopy, fusedFromSource, fusedSource } from "./fused.js";
+import { type JsonReader, jsonReaderFromSource, jsonReaderSource } from "./json-reader.js";
 import { fromPrecompiled, type PrecompiledValidators } from "./precompiled.js";
 import { assertSoundSchema, checkNeedsOf } from "../schema/soundness.js";
 import { compileSchema } from "./compile.js";
@@ -36,6 +37,11 @@ export interface CompiledValidator {
    * a typed object schema; `undefined` otherwise (the plain copy, then `Check`).
    */
   readonly fused: FusedCopy | undefined;
+  /**
+   * The schema's JSON reader (see `JsonReader`), where code generation is allowed and the schema's
+   * root is an object schema with `properties`; `undefined` otherwise (`JSON.parse`, then `Check`).
+   */
+  readonly reader: JsonReader | undefined;
   /**
    * Compiles the check now, where it would compile on its second use (see `CompiledOnSecondUse`).
    * @throws ToolDefinitionError when the schema cannot compile
@@ -273,12 +279,13 @@ export class ValidatorCache {
           ? new CompiledOnSecondUse(transformSchema(schema), { took: (milliseconds) => (this.#compileMs += milliseconds), failed: (error) => cannotCompile(toolName, role, error) })
           : compileSchema(schema, true));
       if (!compiled.IsAccelerated()) this.#interpreted++;
-      // Precompiled code brings its fused function; else it is generated on a later use, where code generation is allowed.
-      const fused = precompiled?.fused;
-      const makeFused = precompiled === undefined && Environment.CanEvaluate() ? () => fusedOf(schema) : undefined;
+      // Precompiled code brings its generated functions; else each is generated on a later use, where code generation is allowed.
+      const generate = precompiled === undefined && Environment.CanEvaluate();
+      const fused = new GeneratedOnUse(precompiled?.fused, generate ? () => fusedOf(schema) : undefined);
+      const reader = new GeneratedOnUse(precompiled?.reader, generate ? () => readerOf(schema) : undefined);
       const needs = checkNeedsOf(schema);
       const Entry = needs.namesInheritedProperties ? OwnPropertiesEntry : ValidatorEntry;
-      return new Entry(compiled, schema, fused, makeFused, needs.uniqueItems);
+      return new Entry(compiled, schema, fused, reader, needs.uniqueItems);
     } catch (error) {
       throw cannotCompile(toolName, role, error);
     } finally {
@@ -292,37 +299,32 @@ class ValidatorEntry implements CompiledValidator {
   readonly #validator: TypeBoxCheck;
   readonly #schema: object;
   #explainer: SchemaExplainer | undefined;
-  #fused: FusedCopy | undefined;
-  #makeFused: (() => FusedCopy | undefined) | undefined;
-  #uses = 0;
+  readonly #fused: GeneratedOnUse<FusedCopy>;
+  readonly #reader: GeneratedOnUse<JsonReader>;
   /** Whether a check shares its items' identities among its `uniqueItems` arrays (see beginCheck). */
   readonly #sharesIdentities: boolean;
 
   /**
-   * @param fused the fused copy-and-check, when it is at hand (precompiled)
-   * @param makeFused what generates it on a later use, where code generation is allowed
+   * @param fused the fused copy-and-check (see {@link GeneratedOnUse})
+   * @param reader the JSON reader
    * @param uniqueItems whether the schema has `uniqueItems: true`
    */
-  constructor(validator: TypeBoxCheck, schema: object, fused: FusedCopy | undefined, makeFused: (() => FusedCopy | undefined) | undefined, uniqueItems: boolean) {
+  constructor(validator: TypeBoxCheck, schema: object, fused: GeneratedOnUse<FusedCopy>, reader: GeneratedOnUse<JsonReader>, uniqueItems: boolean) {
     this.#validator = validator;
     this.#schema = schema;
     this.#fused = fused;
-    this.#makeFused = makeFused;
+    this.#reader = reader;
     this.#sharesIdentities = uniqueItems;
   }
 
-  /**
-   * The fused copy-and-check, generated on the schema's {@link FUSED_FROM_USE}th use: generating it
-   * costs a few compiles (60 to 600 µs) and saves tens of nanoseconds to a few microseconds per call,
-   * so a tool called a few times never pays for it, and its first calls cost what the plain path costs.
-   */
+  /** The fused copy-and-check, counting a use of it (calls with object arguments). */
   get fused(): FusedCopy | undefined {
-    const fused = this.#fused;
-    if (fused !== undefined || this.#makeFused === undefined) return fused;
-    if (++this.#uses < FUSED_FROM_USE) return undefined;
-    this.#fused = this.#makeFused();
-    this.#makeFused = undefined;
-    return this.#fused;
+    return this.#fused.use();
+  }
+
+  /** The JSON reader, counting a use of it (calls with JSON text). */
+  get reader(): JsonReader | undefined {
+    return this.#reader.use();
   }
 
   Check(value: unknown): boolean {
@@ -387,15 +389,52 @@ function cannotCompile(toolName: string, role: SchemaRole, error: unknown): Tool
 }
 
 /**
- * The use of a schema on which its fused copy-and-check is generated. Measured on this project's
+ * The use of a schema on which its fused copy-and-check is generated, counting calls with object
+ * arguments; and its JSON reader, counting calls with JSON text. Measured on this project's
  * bench schemas and 300 generated tools: generating costs 70 µs (small) to 600 µs (large, or a
  * typical generated tool with its first run), and pays back after a few hundred to a few thousand
  * calls.
  */
 export const FUSED_FROM_USE = 64;
 
+/**
+ * A function generated for a schema (its fused copy-and-check, its JSON reader), given at hand
+ * (precompiled) or generated on its {@link FUSED_FROM_USE}th use, so that a tool called a few times
+ * never pays for it, and its first calls cost what the plain path costs.
+ */
+class GeneratedOnUse<T> {
+  #generated: T | undefined;
+  #generate: (() => T | undefined) | undefined;
+  #uses = 0;
+
+  /**
+   * @param generated the function, when it is at hand (precompiled)
+   * @param generate what generates it on a later use, where code generation is allowed
+   */
+  constructor(generated: T | undefined, generate: (() => T | undefined) | undefined) {
+    this.#generated = generated;
+    this.#generate = generate;
+  }
+
+  /** The function, once it is generated; `undefined` before, and for a schema that has none. */
+  use(): T | undefined {
+    const generated = this.#generated;
+    if (generated !== undefined || this.#generate === undefined) return generated;
+    if (++this.#uses < FUSED_FROM_USE) return undefined;
+    this.#generated = this.#generate();
+    this.#generate = undefined;
+    return this.#generated;
+  }
+}
+
 /** The fused copy-and-check of a schema (generated code), or `undefined` when its root is not a schema it can check. */
 function fusedOf(schema: object): FusedCopy | undefined {
   const source = fusedSource(schema);
   return source === undefined ? undefined : fusedFromSource(source);
+}
+
+/** The JSON reader of a schema (generated code), or `undefined` when its root is not an object schema with `properties`. */
+function readerOf(schema: object): JsonReader | undefined {
+  const source = jsonReaderSource(schema);
+  return source === undefined ? undefined : jsonReaderFromSource(source);
 }

@@ -5,6 +5,7 @@ import { canonicalJson, declaredOrderJson } from "../schema/canonical.js";
 import type { ToolDefinition } from "../types.js";
 import { type FusedCopy, fusedSource } from "./fused.js";
 import { FUSED_HELPERS } from "./fused-runtime.js";
+import { type JsonReader, jsonReaderSource, READER_HELPERS } from "./json-reader.js";
 import { transformSchema } from "./transform.js";
 
 /** One generated validator, as emitted by {@link precompileValidators}. */
@@ -23,6 +24,10 @@ export interface PrecompiledValidator {
    * this version generates the very same source for the schema (absent in modules of earlier versions, whose `Fused` is then not used).
    */
   FusedKey?: string;
+  /** The generated JSON reader, made from its helpers; absent for a schema without one. */
+  Reader?: (helpers: unknown) => JsonReader;
+  /** A digest of `Reader`'s source: used only where this version generates the very same source (absent in modules of earlier versions). */
+  ReaderKey?: string;
 }
 
 /** The `validators` export of a module written by {@link precompileValidators}: keyed by canonical schema JSON. */
@@ -71,8 +76,11 @@ export function precompileValidators(tools: Iterable<ToolDefinition | TSchema>):
     for (const name of RUNTIME_IMPORTS.keys()) if (new RegExp(`\\b${name}\\b`).test(code)) imported.add(name);
     const fused = fusedSource(form.declared);
     // The fused copy-and-check as source too: the same speed where code generation is forbidden.
-    const fusedMember = fused === undefined ? "" : `, FusedKey: ${JSON.stringify(fusedKey(fused.body))}, Fused: (H, X) => {\n${fused.body}\n  }`;
-    entries.set(key, `  ${JSON.stringify(key)}: (() => {\n${code}\n  return { SetExternal, Check${fusedMember} };\n  })(),`);
+    const fusedMember = fused === undefined ? "" : `, FusedKey: ${JSON.stringify(sourceKey(fused.body))}, Fused: (H, X) => {\n${fused.body}\n  }`;
+    // And the JSON reader: JSON text read as fast as where code generation is allowed.
+    const reader = jsonReaderSource(form.declared);
+    const readerMember = reader === undefined ? "" : `, ReaderKey: ${JSON.stringify(sourceKey(reader))}, Reader: (H) => {\n${reader}\n  }`;
+    entries.set(key, `  ${JSON.stringify(key)}: (() => {\n${code}\n  return { SetExternal, Check${fusedMember}${readerMember} };\n  })(),`);
   }
   const names = [...RUNTIME_IMPORTS.keys()].filter((name) => imported.has(name));
   return [
@@ -126,7 +134,7 @@ function precompiledForm(schema: object): { key: string; canonical: object; decl
 export function fromPrecompiled(
   precompiled: PrecompiledValidators,
   schema: TSchema,
-): { Check(value: unknown): boolean; IsAccelerated(): boolean; fused: FusedCopy | undefined } | undefined {
+): { Check(value: unknown): boolean; IsAccelerated(): boolean; fused: FusedCopy | undefined; reader: JsonReader | undefined } | undefined {
   const form = precompiledForm(schema);
   const generated = form === undefined || !Object.hasOwn(precompiled, form.key) ? undefined : precompiled[form.key];
   if (form === undefined || generated === undefined) return undefined;
@@ -134,16 +142,19 @@ export function fromPrecompiled(
   generated.SetExternal(Code(form.compiled as TSchema).External);
   const fused = typeof generated.Fused === "function" && typeof generated.FusedKey === "string" ? fusedSource(form.declared) : undefined;
   // Another version's fused source may read its externals in another order: then the check alone.
-  const sameSource = fused !== undefined && generated.FusedKey === fusedKey(fused.body);
+  const sameSource = fused !== undefined && generated.FusedKey === sourceKey(fused.body);
+  // Another version's reader may read otherwise: then JSON.parse.
+  const reader = typeof generated.Reader === "function" && typeof generated.ReaderKey === "string" ? jsonReaderSource(form.declared) : undefined;
   return {
     Check: (value) => generated.Check(value),
     IsAccelerated: () => true,
     fused: sameSource ? generated.Fused!(FUSED_HELPERS, fused.externals) : undefined,
+    reader: reader !== undefined && generated.ReaderKey === sourceKey(reader) ? generated.Reader!(READER_HELPERS) : undefined,
   };
 }
 
-/** A digest of a fused copy-and-check's source (FNV-1a, 32 bits, with its length): tells two generators' sources apart. */
-function fusedKey(body: string): string {
+/** A digest of a generated function's source (FNV-1a, 32 bits, with its length): tells two generators' sources apart. */
+function sourceKey(body: string): string {
   let hash = 0x811c9dc5;
   for (let index = 0; index < body.length; index++) hash = Math.imul(hash ^ body.charCodeAt(index), 0x01000193);
   return `${body.length.toString(36)}-${(hash >>> 0).toString(36)}`;

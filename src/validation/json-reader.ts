@@ -1,0 +1,310 @@
+import { defineOwn } from "../objects.js";
+
+/**
+ * The JSON reader: one function per schema, generated, that reads a tool call's arguments text
+ * where the keys it will meet are known in advance, and returns what `JSON.parse` returns for it.
+ *
+ * `JSON.parse` spends most of a small call's parse finding each key's string in the engine's table
+ * of names and each object's layout from its keys. The reader compares a key's characters with the
+ * schema's property names where it stands, stores each value under a name written into its code,
+ * and reads scalars by hand: about a third less time on a small call's text.
+ *
+ * It reads only what it knows for sure, and gives up (returns `undefined`) on anything else, for
+ * `JSON.parse` to read: an escape in a string or a key, a key the schema does not name, a nested
+ * object or array where the schema has none, text longer than
+ * {@link MAX_READ_LENGTH}, and anything that is not JSON. The schema only says what to expect: the
+ * reader decides nothing about validity, and the compiled check runs on what it returns, as it runs
+ * on `JSON.parse`'s value. A property test holds it to `JSON.parse`'s value, key order, `-0` and own
+ * `__proto__` keys included, and to giving up on every text `JSON.parse` refuses.
+ */
+
+/** The value `JSON.parse(text)` returns, or `undefined` when the reader leaves the text to `JSON.parse`. Never throws. */
+export type JsonReader = (text: string) => object | undefined;
+
+/**
+ * The longest text the reader reads, in UTF-16 units: past it, `JSON.parse`. The reader's strings
+ * may share their text's memory (V8 slices a string of 13 or more units), so a handler that keeps one
+ * keeps at most this much text alive; and the reader's gain is per call, not per byte.
+ */
+export const MAX_READ_LENGTH = 4096;
+
+/** How deep the reader follows nested object and array schemas; below, values are read as scalars (a nested container there gives up). */
+const MAX_SCHEMA_DEPTH = 32;
+
+/** The helpers a reader's generated code calls, handed to it when it is made (here, or from a module written by `precompileValidators`). */
+export const READER_HELPERS = Object.freeze({ defineOwn });
+
+type Schema = Readonly<Record<string, unknown>>;
+
+/**
+ * The source of a schema's JSON reader, a function body of `H` (the helpers), or `undefined` when
+ * the schema's root is not an object schema with `properties`.
+ *
+ * The text is read between its first character and `n`, the end of its last `}` (white space after
+ * it is trimmed first): every loop but a string's and a key's stops at a character that is not a
+ * digit, white space or letter, at worst that `}`, so none reads past the end. The optimizing
+ * compiler takes a read past the end (NaN) for a mistake and throws its code away.
+ */
+export function jsonReaderSource(schema: object): string | undefined {
+  if (!hasProperties(schema)) return undefined;
+  const generator = new ReaderGenerator();
+  const root = generator.objectReader(schema, 0);
+  return [
+    // Where the value read last ends: set by every reader, read by its caller.
+    "let at = 0;",
+    ...SHARED_READERS,
+    ...generator.functions,
+    "return function read(t) {",
+    "  let n = t.length;",
+    `  if (n > ${MAX_READ_LENGTH}) return undefined;`,
+    "  while (n > 0 && isWs(t.charCodeAt(n - 1))) n--;",
+    "  if (n < 2 || t.charCodeAt(n - 1) !== 125) return undefined;",
+    "  const i = ws(t, 0, n);",
+    "  if (t.charCodeAt(i) !== 123) return undefined;",
+    `  const value = ${root}(t, i, n);`,
+    "  return value !== undefined && at === n ? value : undefined;",
+    "};",
+  ].join("\n");
+}
+
+/** The reader of a source (this generates code: only where the runtime allows it). */
+export function jsonReaderFromSource(source: string): JsonReader {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: one generated function per schema.
+  return new Function("H", source)(READER_HELPERS) as JsonReader;
+}
+
+/**
+ * What every reader shares: white space, and any scalar. A reader of a value takes the text, the
+ * position of the value's first character and the end, returns the value (`undefined`: give up)
+ * and sets `at` past it. Characters are compared by code: 34 `"`, 92 `\`, 45 `-`, 48 to 57
+ * digits, 46 `.`, 101 and 69 `e`/`E`, 43 `+`, 123 `{`, 125 `}`, 91 `[`, 93 `]`, 44 `,`, 58 `:`.
+ */
+const SHARED_READERS = [
+  // JSON's white space: space, line feed, carriage return, tab.
+  "function isWs(c) {",
+  "  return c === 32 || c === 10 || c === 13 || c === 9;",
+  "}",
+  "function ws(t, i, n) {",
+  "  while (i < n && isWs(t.charCodeAt(i))) i++;",
+  "  return i;",
+  "}",
+  // A string with no escape and no control character, its opening quote at `i`.
+  "function str(t, i, n) {",
+  "  let j = i + 1;",
+  "  for (;;) {",
+  "    if (j >= n) return undefined;",
+  "    const c = t.charCodeAt(j);",
+  "    if (c === 34) break;",
+  "    if (c === 92 || c < 32) return undefined;",
+  "    j++;",
+  "  }",
+  "  at = j + 1;",
+  "  return t.slice(i + 1, j);",
+  "}",
+  // JSON's number grammar, exactly: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. An integer of up
+  // to 15 digits is summed exactly (below 2^53); any other number is the engine's own reading of
+  // the same characters (`Number` and `JSON.parse` round alike).
+  "function num(t, i) {",
+  "  let j = i;",
+  "  let c = t.charCodeAt(j);",
+  "  const negative = c === 45;",
+  "  if (negative) c = t.charCodeAt(++j);",
+  "  const digits = j;",
+  "  let value = 0;",
+  "  if (c === 48) c = t.charCodeAt(++j);",
+  "  else if (c >= 49 && c <= 57) { do { value = value * 10 + (c - 48); c = t.charCodeAt(++j); } while (c >= 48 && c <= 57); }",
+  "  else return undefined;",
+  // A digit after a leading 0 (`01`) stops the number here, and its reader then gives up on the digit.
+  "  if (c !== 46 && c !== 101 && c !== 69) {",
+  "    at = j;",
+  "    if (j - digits <= 15) return negative ? -value : value;",
+  "    return Number(t.slice(i, j));",
+  "  }",
+  "  if (c === 46) {",
+  "    c = t.charCodeAt(++j);",
+  "    if (!(c >= 48 && c <= 57)) return undefined;",
+  "    do c = t.charCodeAt(++j); while (c >= 48 && c <= 57);",
+  "  }",
+  "  if (c === 101 || c === 69) {",
+  "    c = t.charCodeAt(++j);",
+  "    if (c === 43 || c === 45) c = t.charCodeAt(++j);",
+  "    if (!(c >= 48 && c <= 57)) return undefined;",
+  "    do c = t.charCodeAt(++j); while (c >= 48 && c <= 57);",
+  "  }",
+  "  at = j;",
+  "  return Number(t.slice(i, j));",
+  "}",
+  // A string, number, true, false or null; an object or array gives up.
+  "function scalar(t, i, n) {",
+  "  const c = t.charCodeAt(i);",
+  "  if (c === 34) return str(t, i, n);",
+  "  if (c === 45 || (c >= 48 && c <= 57)) return num(t, i);",
+  "  if (c === 116 && i + 4 <= n && t.charCodeAt(i + 1) === 114 && t.charCodeAt(i + 2) === 117 && t.charCodeAt(i + 3) === 101) { at = i + 4; return true; }",
+  "  if (c === 102 && i + 5 <= n && t.charCodeAt(i + 1) === 97 && t.charCodeAt(i + 2) === 108 && t.charCodeAt(i + 3) === 115 && t.charCodeAt(i + 4) === 101) { at = i + 5; return false; }",
+  "  if (c === 110 && i + 4 <= n && t.charCodeAt(i + 1) === 117 && t.charCodeAt(i + 2) === 108 && t.charCodeAt(i + 3) === 108) { at = i + 4; return null; }",
+  "  return undefined;",
+  "}",
+];
+
+/** Code that moves `i` past white space and reads the character there into `c`. */
+const SKIP_WS = "c = t.charCodeAt(i); if (c <= 32) { i = ws(t, i, n); c = t.charCodeAt(i); }";
+
+/** Whether `schema` is an object schema whose `properties` the reader can name. */
+function hasProperties(schema: unknown): schema is Schema & { properties: Schema } {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
+  const { type, properties } = schema as Schema;
+  return type === "object" && typeof properties === "object" && properties !== null && !Array.isArray(properties);
+}
+
+/** Whether `schema` is an array schema with one `items` schema. */
+function hasItems(schema: unknown): schema is Schema & { items: Schema } {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
+  const { type, items } = schema as Schema;
+  return type === "array" && typeof items === "object" && items !== null && !Array.isArray(items);
+}
+
+/** The JSON type a schema declares alone (`type: "string"`), if any. */
+function declaredType(schema: unknown): unknown {
+  return typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema).type : undefined;
+}
+
+/** Writes one reader function per object and array schema, named by position. */
+class ReaderGenerator {
+  readonly functions: string[] = [];
+
+  /** The name of the reader of an object schema with `properties`, its function written. */
+  objectReader(schema: Schema & { properties: Schema }, depth: number): string {
+    const name = `o${this.functions.length}`;
+    const slot = this.functions.push("") - 1;
+    // Only names JSON text can hold unescaped: a name with a quote, a backslash or a control character needs an escape, which gives up anyway.
+    const names = Object.keys(schema.properties).filter((key) => !/["\\\u0000-\u001f]/.test(key));
+    const cases = names.map((key, index) => {
+      const value = this.#valueCode(schema.properties[key], depth + 1);
+      // A name Object.prototype has (`__proto__`, `constructor`) is defined as an own property, as JSON.parse defines it.
+      const store = key in Object.prototype ? `H.defineOwn(o, ${JSON.stringify(key)}, v)` : `o[${JSON.stringify(key)}] = v`;
+      return `      case ${index}: { ${value} ${store}; break; }`;
+    });
+    this.functions[slot] = [
+      `function ${name}(t, i, n) {`,
+      "  const o = {};",
+      "  let c;",
+      "  i++;",
+      `  ${SKIP_WS}`,
+      "  if (c === 125) { at = i + 1; return o; }",
+      "  for (;;) {",
+      "    if (c !== 34) return undefined;",
+      // The key's closing quote; a key with an escape gives up.
+      "    let end = i + 1;",
+      "    for (;;) {",
+      "      if (end >= n) return undefined;",
+      "      const d = t.charCodeAt(end);",
+      "      if (d === 34) break;",
+      "      if (d === 92 || d < 32) return undefined;",
+      "      end++;",
+      "    }",
+      "    let k = -1;",
+      ...keyMatchers(names),
+      "    if (k < 0) return undefined;",
+      "    i = end + 1;",
+      `    ${SKIP_WS}`,
+      "    if (c !== 58) return undefined;",
+      "    i++;",
+      `    ${SKIP_WS}`,
+      "    let v;",
+      "    switch (k) {",
+      ...cases,
+      "    }",
+      `    ${SKIP_WS}`,
+      `    if (c === 44) { i++; ${SKIP_WS} continue; }`,
+      "    if (c === 125) { at = i + 1; return o; }",
+      "    return undefined;",
+      "  }",
+      "}",
+    ].join("\n");
+    return name;
+  }
+
+  /** The reader of an array schema with one `items` schema, its function written. */
+  #arrayReader(schema: Schema & { items: Schema }, depth: number): string {
+    const name = `a${this.functions.length}`;
+    const slot = this.functions.push("") - 1;
+    const item = this.#valueCode(schema.items, depth + 1);
+    this.functions[slot] = [
+      `function ${name}(t, i, n) {`,
+      "  const a = [];",
+      "  let c;",
+      "  i++;",
+      `  ${SKIP_WS}`,
+      "  if (c === 93) { at = i + 1; return a; }",
+      "  for (;;) {",
+      "    let v;",
+      `    ${item}`,
+      "    a.push(v);",
+      `    ${SKIP_WS}`,
+      `    if (c === 44) { i++; ${SKIP_WS} continue; }`,
+      "    if (c === 93) { at = i + 1; return a; }",
+      "    return undefined;",
+      "  }",
+      "}",
+    ].join("\n");
+    return name;
+  }
+
+  /**
+   * Statements that read the value whose first character `c` is at `i`, as `schema` expects it,
+   * into `v`, and move `i` past it (or give up). What the schema expects is read inline; anything
+   * else is read as a scalar.
+   */
+  #valueCode(schema: unknown, depth: number): string {
+    const other = "v = scalar(t, i, n);";
+    const done = "if (v === undefined) return undefined; i = at;";
+    if (depth <= MAX_SCHEMA_DEPTH && hasProperties(schema)) return `v = c === 123 ? ${this.objectReader(schema, depth)}(t, i, n) : scalar(t, i, n); ${done}`;
+    if (depth <= MAX_SCHEMA_DEPTH && hasItems(schema)) return `v = c === 91 ? ${this.#arrayReader(schema, depth)}(t, i, n) : scalar(t, i, n); ${done}`;
+    const type = declaredType(schema);
+    if (type === "string") {
+      return [
+        "if (c === 34) {",
+        "  let j = i + 1;",
+        "  for (;;) { if (j >= n) return undefined; const d = t.charCodeAt(j); if (d === 34) break; if (d === 92 || d < 32) return undefined; j++; }",
+        "  v = t.slice(i + 1, j); i = j + 1;",
+        `} else { ${other} ${done} }`,
+      ].join(" ");
+    }
+    if (type === "integer" || type === "number") {
+      // A positive integer of up to 15 digits inline; any other number by `num`.
+      return [
+        "if (c >= 49 && c <= 57) {",
+        "  let x = c - 48; let j = i + 1; let d = t.charCodeAt(j);",
+        "  while (d >= 48 && d <= 57) { x = x * 10 + (d - 48); d = t.charCodeAt(++j); }",
+        `  if (d !== 46 && d !== 101 && d !== 69 && j - i <= 15) { v = x; i = j; } else { v = num(t, i); ${done} }`,
+        `} else { ${other} ${done} }`,
+      ].join(" ");
+    }
+    return `${other} ${done}`;
+  }
+}
+/**
+ * The statements that set `k` to the index of the name whose characters stand between `i` (the
+ * key's opening quote) and `end` (its closing one), grouped by length.
+ */
+function keyMatchers(names: readonly string[]): string[] {
+  const byLength = new Map<number, number[]>();
+  names.forEach((key, index) => {
+    const group = byLength.get(key.length);
+    if (group === undefined) byLength.set(key.length, [index]);
+    else group.push(index);
+  });
+  const lines = ["    switch (end - i - 1) {"];
+  for (const [length, indexes] of byLength) {
+    const tests = indexes.map((index) => {
+      const key = names[index]!;
+      // By UTF-16 unit, as charCodeAt reads the text.
+      const comparisons: string[] = [];
+      for (let offset = 0; offset < key.length; offset++) comparisons.push(`t.charCodeAt(i + ${offset + 1}) === ${key.charCodeAt(offset)}`);
+      return `if (${comparisons.length === 0 ? "true" : comparisons.join(" && ")}) k = ${index};`;
+    });
+    lines.push(`      case ${length}: ${tests.join(" else ")} break;`);
+  }
+  lines.push("    }");
+  return lines;
+}
