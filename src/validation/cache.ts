@@ -39,7 +39,7 @@ export interface CompiledValidator {
   readonly fused: FusedCopy | undefined;
   /**
    * The schema's JSON reader (see `JsonReader`), where code generation is allowed and the schema's
-   * root is an object schema with `properties`; `undefined` otherwise (`JSON.parse`, then `Check`).
+   * root is an object schema (`type: "object"`); `undefined` otherwise (`JSON.parse`, then `Check`).
    */
   readonly reader: JsonReader | undefined;
   /**
@@ -433,7 +433,7 @@ function fusedOf(schema: object): FusedCopy | undefined {
   return source === undefined ? undefined : fusedFromSource(source);
 }
 
-/** The JSON reader of a schema (generated code), or `undefined` when its root is not an object schema with `properties`. */
+/** The JSON reader of a schema (generated code), or `undefined` when its root is not an object schema. */
 function readerOf(schema: object): JsonReader | undefined {
   const source = jsonReaderSource(schema);
   return source === undefined ? undefined : jsonReaderFromSource(source);
