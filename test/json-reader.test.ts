@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Type } from "../src/index.js";
+import { parsedArguments } from "../src/validation/arguments.js";
 import { type JsonReader, jsonReaderFromSource, jsonReaderSource, MAX_READ_LENGTH } from "../src/validation/json-reader.js";
 import { schemaArbitrary, shapedArgumentsArbitrary } from "./support/schema-arbitraries.js";
 
@@ -186,6 +187,33 @@ describe("the JSON reader", () => {
       expect(reader(text), text).toBeUndefined();
     }
     expect(reader("{}")).toEqual({});
+  });
+
+  it("reads a schema shared or cyclic (built in code) with one function per schema object, as deep as the text goes", () => {
+    const node: Record<string, unknown> = { type: "object", properties: { name: { type: "string" } } };
+    (node.properties as Record<string, unknown>).child = node;
+    (node.properties as Record<string, unknown>).children = { type: "array", items: node };
+    const source = jsonReaderSource(node)!;
+    expect(source.match(/^function [oa]\d+/gm)).toHaveLength(2);
+    const reader = jsonReaderFromSource(source);
+    const deep = `${'{"child":'.repeat(400)}{"name":"x","children":[{}]}${"}".repeat(400)}`;
+    expect(sameData(reader(deep), JSON.parse(deep))).toBe(true);
+    // A binary tree of shared objects 40 levels deep: 2^40 paths, 40 functions.
+    let shared: object = { type: "string" };
+    for (let level = 0; level < 40; level++) shared = { type: "object", properties: { left: shared, right: shared } };
+    expect(jsonReaderSource(shared)!.match(/^function o\d+/gm)).toHaveLength(40);
+    // More distinct object schemas than a reader may have: JSON.parse.
+    let chain: object = { type: "string" };
+    for (let level = 0; level < 300; level++) chain = { type: "object", properties: { next: chain } };
+    expect(jsonReaderSource(chain)).toBeUndefined();
+  });
+
+  it("gives up to JSON.parse in dispatch when reading runs out of stack", () => {
+    const text = '{"path":"a"}';
+    const outOfStack: JsonReader = () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    };
+    expect(parsedArguments("read", text, 1024, outOfStack)).toEqual({ path: "a" });
   });
 
   it("is made only for a schema whose root is an object schema, and none of whose objects are records (JSON.parse reads keys it cannot know faster)", () => {

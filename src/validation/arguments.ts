@@ -74,7 +74,13 @@ export function parsedArguments(toolName: string, text: unknown, maxBytes: numbe
   if (typeof text !== "string") throw new ToolArgumentsValidationError(toolName, [ROOT_ISSUES.notJson]);
   if (exceedsUtf8Bytes(text, maxBytes)) throw new ToolArgumentsValidationError(toolName, [`/: arguments must not be larger than ${maxBytes} bytes`]);
   if (reader !== undefined) {
-    const read = reader(text);
+    let read: object | undefined;
+    try {
+      read = reader(text);
+    } catch {
+      // Out of stack, called near its end with a deeply nested text: JSON.parse needs none.
+      read = undefined;
+    }
     if (read !== undefined) return read;
   }
   let value: unknown;

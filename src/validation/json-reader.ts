@@ -32,8 +32,8 @@ export type JsonReader = (text: string) => object | undefined;
  */
 export const MAX_READ_LENGTH = 4096;
 
-/** How deep the reader follows nested object and array schemas; below, values are read as scalars (a nested container there gives up). */
-const MAX_SCHEMA_DEPTH = 32;
+/** The most functions a reader may have (one per distinct object or array schema): a schema with more is left to `JSON.parse`. */
+const MAX_READER_FUNCTIONS = 256;
 
 /** The helpers a reader's generated code calls, handed to it when it is made (here, or from a module written by `precompileValidators`). */
 export const READER_HELPERS = Object.freeze({ defineOwn });
@@ -45,17 +45,19 @@ type Schema = Readonly<Record<string, unknown>>;
  * the schema's root is not an object schema (`type: "object"`).
  *
  * The text is read between its first character and `n`, the end of its last `}` (white space after
- * it is trimmed first): every loop but a string's and a key's stops at a character that is not a
- * digit, white space or letter, at worst that `}`, so none reads past the end. The optimizing
- * compiler takes a read past the end (NaN) for a mistake and throws its code away.
+ * it is trimmed first): on JSON text every loop but a string's and a key's (which test `n`) stops at
+ * a character that is not a digit, white space or letter, at worst that `}`, so none reads past the
+ * end. The optimizing compiler takes a read past the end (NaN) for a mistake and throws its code
+ * away; on a text that is not JSON (an object never closed), such a read matches no character, and
+ * the reader gives up.
  */
 export function jsonReaderSource(schema: object): string | undefined {
   if (!isObjectSchema(schema)) return undefined;
   const generator = new ReaderGenerator();
-  const root = generator.objectReader(schema, 0);
+  const root = generator.objectReader(schema);
   // Keys known only in the text (a record's) are read as well by JSON.parse, and faster: each must be
   // sliced, looked for on Object.prototype and stored under a name the code does not know.
-  if (generator.readsRecords) return undefined;
+  if (generator.readsRecords || generator.functions.length > MAX_READER_FUNCTIONS) return undefined;
   return [
     // Where the value read last ends: set by every reader, read by its caller.
     "let at = 0;",
@@ -186,9 +188,15 @@ function declaredType(schema: unknown): unknown {
   return typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema).type : undefined;
 }
 
-/** Writes one reader function per object and array schema, named by position. */
+/**
+ * Writes one reader function per object and array schema object, named by position: a schema met
+ * again (shared, or a cycle in a schema built in code) is read by the same function, so that the
+ * code grows with the schema's distinct objects, not its paths. The reader's calls nest only as deep
+ * as the text does.
+ */
 class ReaderGenerator {
   readonly functions: string[] = [];
+  readonly #names = new Map<object, string>();
   /** Whether an object schema read has record keys (see `hasRecordKeys`). */
   readsRecords = false;
 
@@ -198,15 +206,19 @@ class ReaderGenerator {
    * other key (one the model added) is sliced from the text and stored as JSON.parse stores it,
    * its value read as a scalar.
    */
-  objectReader(schema: Schema, depth: number): string {
+  objectReader(schema: Schema): string {
+    const known = this.#names.get(schema);
+    if (known !== undefined) return known;
     if (hasRecordKeys(schema)) this.readsRecords = true;
     const name = `o${this.functions.length}`;
+    this.#names.set(schema, name);
     const slot = this.functions.push("") - 1;
+    if (this.functions.length > MAX_READER_FUNCTIONS) return name;
     // Only names JSON text can hold unescaped: a name with a quote, a backslash or a control character needs an escape, which gives up anyway.
     const properties = (schema.properties ?? {}) as Schema;
     const names = Object.keys(properties).filter((key) => !/["\\\u0000-\u001f]/.test(key));
     const cases = names.map((key, index) => {
-      const value = this.#valueCode(properties[key], depth + 1);
+      const value = this.#valueCode(properties[key]);
       // A name Object.prototype has (`__proto__`, `constructor`) is defined as an own property, as JSON.parse defines it.
       const store = key in Object.prototype ? `H.defineOwn(o, ${JSON.stringify(key)}, v)` : `o[${JSON.stringify(key)}] = v`;
       return `      case ${index}: { ${value} ${store}; break; }`;
@@ -254,10 +266,14 @@ class ReaderGenerator {
   }
 
   /** The reader of an array schema with one `items` schema, its function written. */
-  #arrayReader(schema: Schema & { items: Schema }, depth: number): string {
+  #arrayReader(schema: Schema & { items: Schema }): string {
+    const known = this.#names.get(schema);
+    if (known !== undefined) return known;
     const name = `a${this.functions.length}`;
+    this.#names.set(schema, name);
     const slot = this.functions.push("") - 1;
-    const item = this.#valueCode(schema.items, depth + 1);
+    if (this.functions.length > MAX_READER_FUNCTIONS) return name;
+    const item = this.#valueCode(schema.items);
     this.functions[slot] = [
       `function ${name}(t, i, n) {`,
       "  const a = [];",
@@ -284,11 +300,11 @@ class ReaderGenerator {
    * into `v`, and move `i` past it (or give up): a nested object or array by its own reader, a
    * positive integer inline, a string by `str`, and anything else as a scalar.
    */
-  #valueCode(schema: unknown, depth: number): string {
+  #valueCode(schema: unknown): string {
     const other = "v = scalar(t, i, n);";
     const done = "if (v === undefined) return undefined; i = at;";
-    if (depth <= MAX_SCHEMA_DEPTH && isObjectSchema(schema)) return `v = c === 123 ? ${this.objectReader(schema, depth)}(t, i, n) : scalar(t, i, n); ${done}`;
-    if (depth <= MAX_SCHEMA_DEPTH && hasItems(schema)) return `v = c === 91 ? ${this.#arrayReader(schema, depth)}(t, i, n) : scalar(t, i, n); ${done}`;
+    if (isObjectSchema(schema)) return `v = c === 123 ? ${this.objectReader(schema)}(t, i, n) : scalar(t, i, n); ${done}`;
+    if (hasItems(schema)) return `v = c === 91 ? ${this.#arrayReader(schema)}(t, i, n) : scalar(t, i, n); ${done}`;
     const type = declaredType(schema);
     if (type === "string") return `v = c === 34 ? str(t, i, n) : scalar(t, i, n); ${done}`;
     if (type === "integer" || type === "number") {
