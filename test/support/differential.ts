@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import { canonicalJson } from "../../src/schema/canonical.js";
 import { fromBfclFunction, parseJsonLines, type BfclFunction } from "../../src/bfcl/index.js";
 import { ToolArgumentsValidationError, validateToolArguments, type ToolDefinition } from "../../src/index.js";
+import { jsonReaderFromSource, jsonReaderSource } from "../../src/validation/json-reader.js";
 
 
 // The oracle: Ajv, strict about values (no coercion, no defaults), on the project's own fixtures
@@ -112,6 +113,31 @@ export function differentialSuite(tools: ToolDefinition<JsonSchema>[], minimumTo
     // Both outcomes must be well represented, or the comparison proves little.
     expect(accepted).toBeGreaterThan(compared * 0.2);
     expect(compared - accepted).toBeGreaterThan(compared * 0.2);
+  }, 120_000);
+
+  it("reads each value's JSON text with the tool's JSON reader as JSON.parse does, or leaves it to JSON.parse", () => {
+    let texts = 0;
+    let read = 0;
+    for (const [index, tool] of tools.entries()) {
+      const source = jsonReaderSource(tool.parameters);
+      if (source === undefined) continue;
+      const reader = jsonReaderFromSource(source);
+      fc.assert(
+        fc.property(objectShapedLike(tool.parameters, 0), (value) => {
+          const text = JSON.stringify(value);
+          const value_ = reader(text);
+          texts++;
+          if (value_ === undefined) return;
+          read++;
+          // toStrictEqual tells -0 from 0; key order is compared as text.
+          expect({ tool: tool.name, text, value: value_ }).toStrictEqual({ tool: tool.name, text, value: JSON.parse(text) as unknown });
+          expect(JSON.stringify(value_)).toBe(text);
+        }),
+        { seed: seed + index, numRuns: runs },
+      );
+    }
+    // Most texts are read: a reader that gave up on everything would pass the rest of this test.
+    expect(read).toBeGreaterThan(texts / 4);
   }, 120_000);
 }
 
