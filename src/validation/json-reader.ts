@@ -160,6 +160,15 @@ const SHARED_READERS = [
   "}",
 ];
 
+/**
+ * The first lines of a container's reader: its value made as `made` (`o = {}`), past its opening
+ * character and white space, returned at once when the next is its closing one (`close`), and the
+ * loop over its items begun.
+ */
+function openingLines(name: string, made: string, close: number): string[] {
+  return [`function ${name}(t, i, n) {`, `  const ${made};`, "  let c;", "  i++;", `  ${SKIP_WS}`, `  if (c === ${close}) { at = i + 1; return ${made.slice(0, 1)}; }`, "  for (;;) {"];
+}
+
 /** Code that moves `i` past white space and reads the character there into `c`. */
 const SKIP_WS = "c = t.charCodeAt(i); if (c <= 32) { i = ws(t, i, n); c = t.charCodeAt(i); }";
 
@@ -207,13 +216,9 @@ class ReaderGenerator {
    * its value read as a scalar.
    */
   objectReader(schema: Schema): string {
-    const known = this.#names.get(schema);
-    if (known !== undefined) return known;
+    const { name, slot } = this.#reserve(schema, "o");
+    if (slot === undefined) return name;
     if (hasRecordKeys(schema)) this.readsRecords = true;
-    const name = `o${this.functions.length}`;
-    this.#names.set(schema, name);
-    const slot = this.functions.push("") - 1;
-    if (this.functions.length > MAX_READER_FUNCTIONS) return name;
     // Only names JSON text can hold unescaped: a name with a quote, a backslash or a control character needs an escape, which gives up anyway.
     const properties = (schema.properties ?? {}) as Schema;
     const names = Object.keys(properties).filter((key) => !/["\\\u0000-\u001f]/.test(key));
@@ -226,13 +231,7 @@ class ReaderGenerator {
     // A key Object.prototype has (`__proto__`, `toString`) as an own property, as for a named one.
     cases.push("      default: { const key = t.slice(from, end); v = scalar(t, i, n); if (v === undefined) return undefined; i = at; if (key in OBJECT_PROTOTYPE) H.defineOwn(o, key, v); else o[key] = v; }");
     this.functions[slot] = [
-      `function ${name}(t, i, n) {`,
-      "  const o = {};",
-      "  let c;",
-      "  i++;",
-      `  ${SKIP_WS}`,
-      "  if (c === 125) { at = i + 1; return o; }",
-      "  for (;;) {",
+      ...openingLines(name, "o = {}", 125),
       "    if (c !== 34) return undefined;",
       // The key's closing quote; a key with an escape gives up.
       "    let end = i + 1;",
@@ -267,21 +266,11 @@ class ReaderGenerator {
 
   /** The reader of an array schema with one `items` schema, its function written. */
   #arrayReader(schema: Schema & { items: Schema }): string {
-    const known = this.#names.get(schema);
-    if (known !== undefined) return known;
-    const name = `a${this.functions.length}`;
-    this.#names.set(schema, name);
-    const slot = this.functions.push("") - 1;
-    if (this.functions.length > MAX_READER_FUNCTIONS) return name;
+    const { name, slot } = this.#reserve(schema, "a");
+    if (slot === undefined) return name;
     const item = this.#valueCode(schema.items);
     this.functions[slot] = [
-      `function ${name}(t, i, n) {`,
-      "  const a = [];",
-      "  let c;",
-      "  i++;",
-      `  ${SKIP_WS}`,
-      "  if (c === 93) { at = i + 1; return a; }",
-      "  for (;;) {",
+      ...openingLines(name, "a = []", 93),
       "    let v;",
       `    ${item}`,
       "    a.push(v);",
@@ -293,6 +282,19 @@ class ReaderGenerator {
       "}",
     ].join("\n");
     return name;
+  }
+
+  /**
+   * The name of `schema`'s reader, and the slot its function is to be written in: no slot when it
+   * has a reader already (or the reader has more functions than it may, and will not be made).
+   */
+  #reserve(schema: object, prefix: "o" | "a"): { name: string; slot: number | undefined } {
+    const known = this.#names.get(schema);
+    if (known !== undefined) return { name: known, slot: undefined };
+    const name = `${prefix}${this.functions.length}`;
+    this.#names.set(schema, name);
+    const slot = this.functions.push("") - 1;
+    return { name, slot: this.functions.length > MAX_READER_FUNCTIONS ? undefined : slot };
   }
 
   /**
