@@ -228,7 +228,7 @@ class ReaderGenerator {
       const store = key in Object.prototype ? `H.defineOwn(o, ${JSON.stringify(key)}, v)` : `o[${JSON.stringify(key)}] = v`;
       return `      case ${index}: { ${value} ${store}; break; }`;
     });
-    // A key Object.prototype has (`__proto__`, `toString`) as an own property, as for a named one.
+    // Any other key: one Object.prototype has (`__proto__`, `toString`) is defined as an own property too.
     cases.push("      default: { const key = t.slice(from, end); v = scalar(t, i, n); if (v === undefined) return undefined; i = at; if (key in OBJECT_PROTOTYPE) H.defineOwn(o, key, v); else o[key] = v; }");
     this.functions[slot] = [
       ...openingLines(name, "o = {}", 125),
