@@ -377,4 +377,10 @@ describe("registry.execute", () => {
     const { registry } = payRegistry();
     await expect(registry.execute(await registry.envelope(call), { signal: "stop" as never })).rejects.toThrow(TypeError);
   });
+
+  it("throws a TypeError for a delivery that is not a string, before it reads the envelope, as for any option", async () => {
+    const { registry } = payRegistry();
+    await expect(registry.execute(await registry.envelope(call), { delivery: 5 as never })).rejects.toThrow("delivery must be a string, got 5");
+    await expect(registry.execute({} as never, { delivery: 5 as never })).rejects.toThrow("delivery must be a string, got 5");
+  });
 });

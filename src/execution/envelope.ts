@@ -2,7 +2,7 @@ import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError
 import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
-import { everyOption, MAX_TIMER_MS, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
+import { describeOption, everyOption, MAX_TIMER_MS, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -154,14 +154,15 @@ export async function executeEnvelope(services: EnvelopeServices, envelope: Tool
   refuseUnknownOptions(options ?? {}, EXECUTE_OPTIONS);
   const signal = optionalSignal("signal", options?.signal);
   const data = options?.data;
+  const delivery = options?.delivery;
+  // Checked with the other options, before the envelope is read: a caller's mistake is never an envelope's refusal.
+  if (delivery !== undefined && typeof delivery !== "string") throw new TypeError(`delivery must be a string, got ${describeOption(delivery)}`);
   const read = readEnvelope(envelope);
   if (read instanceof ToolEnvelopeError) return services.refuse(idOf(envelope), read.toolName, read, traceparentOf(envelope));
   const { toolCallId, toolName } = read;
   const refusal = await refusalOf(services, read);
   if (refusal !== undefined) return services.refuse(toolCallId, toolName, refusal, read.traceparent);
   const call: ToolCallContent = { type: "tool_call", id: toolCallId, name: toolName, arguments: read.arguments };
-  const delivery = options?.delivery;
-  if (delivery !== undefined && typeof delivery !== "string") throw new TypeError(`delivery must be a string, got ${typeof delivery}`);
   const run: EnvelopeRun = { signal, approval: read.approval, delivery: delivery === undefined ? undefined : { name: delivery, repeated: read.attempt > 1 }, data, traceparent: read.traceparent };
   if (read.deadline === undefined) return services.settle(call, run);
   return settleBy(services, call, read, run);
