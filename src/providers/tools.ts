@@ -56,6 +56,15 @@ export function providerTools(registry: ToolRegistry, rule: ProviderRule, reques
   }));
 }
 
+/** Why `keyword` cannot be sent at the root, and how to write the schema instead. */
+function rootKeywordProblem(provider: ProviderName, keyword: string): string {
+  const advice =
+    keyword === "allOf"
+      ? "merge its branches into one object schema (TypeBox's Type.Evaluate does so for a Type.Intersect of objects)"
+      : "make the root one object schema, and move the choice into its properties";
+  return `${provider} refuses "${keyword}" at the root of a tool's parameters: ${advice}`;
+}
+
 /** The registry's definitions, or those `only` names, in registry order. */
 function selected(registry: ToolRegistry, only: readonly string[] | undefined): ToolDefinition[] {
   if (only === undefined) return registry.list();
@@ -66,9 +75,24 @@ function selected(registry: ToolRegistry, only: readonly string[] | undefined): 
   return registry.list().filter((definition) => wanted.has(definition.name));
 }
 
+/**
+ * The keywords each provider refuses at the root of a tool's parameters, as their APIs answer
+ * with a 400: OpenAI's "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/
+ * 'enum'/'not' at the top level", Anthropic's "input_schema does not support oneOf, allOf, or
+ * anyOf at the top level". Gemini's `parametersJsonSchema` takes them.
+ */
+const REFUSED_AT_ROOT: Readonly<Record<ProviderName, readonly string[]>> = {
+  "OpenAI Chat Completions": ["anyOf", "oneOf", "allOf", "enum", "not"],
+  "OpenAI Responses": ["anyOf", "oneOf", "allOf", "enum", "not"],
+  Anthropic: ["anyOf", "oneOf", "allOf"],
+  Gemini: [],
+};
+
 function convert(toolName: string, schema: object, provider: ProviderName, strict: boolean): Record<string, unknown> {
   const plain = plainObjectSchema(schema);
   if ("problem" in plain) throw new ProviderSchemaError(toolName, provider, plain.problem.pointer, plain.problem.problem);
+  const refused = REFUSED_AT_ROOT[provider].find((keyword) => Object.hasOwn(plain.schema, keyword));
+  if (refused !== undefined) throw new ProviderSchemaError(toolName, provider, `/${refused}`, rootKeywordProblem(provider, refused));
   if (!strict) return plain.schema;
   const converted = toStrictSchema(plain.schema);
   if ("problem" in converted) throw new ProviderSchemaError(toolName, provider, converted.problem.pointer, converted.problem.problem);
