@@ -145,6 +145,35 @@ describe("rateLimit", () => {
     expect(await rejectionOf(slow.dispatch(toolCall("slow", { n: 3 })))).toMatchObject({ name: "ToolTimeoutError", started: true });
   });
 
+  it("counts a call that waited for its turn when it starts, so that calls that waited through several windows never start together past the limit", async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const starts: number[] = [];
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      async ({ n }) => {
+        starts.push(performance.now());
+        if (n === 0) await blocked;
+        return n;
+      },
+      { concurrency: 1, rateLimit: { limit: 1, intervalMs: 100 } },
+    );
+    const first = tools.dispatch(toolCall("api", { n: 0 }));
+    // Each arrives in a window of its own, and waits for its turn behind the first.
+    await sleep(150);
+    const second = tools.dispatch(toolCall("api", { n: 1 }));
+    await sleep(150);
+    const third = tools.dispatch(toolCall("api", { n: 2 }));
+    await sleep(10);
+    release();
+    expect(await first).toBe(0);
+    expect(await second).toBe(1);
+    expect(await rejectionOf(third)).toBeInstanceOf(ToolRateLimitedError);
+    expect(starts).toHaveLength(2);
+    for (const start of starts) expect(starts.filter((time) => time >= start && time < start + 100)).toHaveLength(1);
+  });
+
   it("counts each retry as a run: past the limit, the call ends with its last failure", async () => {
     let runs = 0;
     const tools = new ToolRegistry().register(
@@ -299,6 +328,25 @@ describe("circuitBreaker", () => {
       "ToolUnavailableError",
     ]);
     expect(runs).toBe(2);
+  });
+
+  it("runs no retry once other calls opened it during the retry's wait: the call ends with its last failure", async () => {
+    const runs: number[] = [];
+    const tools = new ToolRegistry().register(
+      tool("flaky"),
+      ({ n }) => {
+        runs.push(n);
+        throw new Error("down");
+      },
+      { effects: "idempotent", retry: { retries: 1, minDelayMs: 200, maxDelayMs: 200 }, circuitBreaker: { failureThreshold: 2, resetAfterMs: 60_000 } },
+    );
+    const retried = rejectionOf(tools.dispatch(toolCall("flaky", { n: 1 })));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A second failure in a row opens the circuit while the first call waits to retry.
+    expect(await rejectionOf(tools.dispatch(toolCall("flaky", { n: 2 })))).toMatchObject({ name: "ToolExecutionError" });
+    expect(await rejectionOf(tools.dispatch(toolCall("flaky", { n: 3 })))).toBeInstanceOf(ToolUnavailableError);
+    expect(await retried).toMatchObject({ name: "ToolExecutionError" });
+    expect(runs).toEqual([1, 2]);
   });
 
   it("does not count refused arguments as failures", async () => {

@@ -184,17 +184,29 @@ export class Governor {
     const scope = rateLimit === undefined ? undefined : rateLimitKey(tool.name, rateLimit.key, context);
     /** Takes a run at `at`: 0 when taken (or there is no limit), else how long until one could be. */
     const takeRun = (at = performance.now()): number => (rateLimit === undefined ? 0 : rateLimit.limiter.take(scope!, at));
-    const takenAt = performance.now();
-    const retryAfterMs = takeRun(takenAt);
-    if (retryAfterMs > 0) throw new ToolRateLimitedError(tool.name, retryAfterMs);
-    const giveBack = (at = takenAt): void => rateLimit?.limiter.giveBack(scope!, at);
+    const waits = hold !== undefined && !hold.ticket.held;
+    // A call that must wait for its turn takes its run when the turn comes: calls that waited
+    // through several windows would otherwise start together, past the limit. One over the limit
+    // already is refused at once, rather than after a wait for a turn it could not use.
+    const arrivedAt = performance.now();
+    const refusedNow = waits ? (rateLimit?.limiter.refusal(scope!, arrivedAt) ?? 0) : takeRun(arrivedAt);
+    if (refusedNow > 0) throw new ToolRateLimitedError(tool.name, refusedNow);
+    let takenAt = waits ? Number.NaN : arrivedAt;
+    /** Gives back the run taken at `at`, if one was. */
+    const giveBack = (at = takenAt): void => {
+      if (!Number.isNaN(at)) rateLimit?.limiter.giveBack(scope!, at);
+    };
     const breaker = policy?.breaker;
     try {
-      if (hold !== undefined && !hold.ticket.held) {
-        // An open circuit refuses at once, rather than after a wait for a turn the call could not use.
+      if (waits) {
+        // An open circuit refuses at once too.
         const refusedFor = breaker?.refusal() ?? 0;
         if (refusedFor > 0) throw new ToolUnavailableError(tool.name, refusedFor);
         await hold.acquire(tool.name, toolCallId, call.caller, call.timeoutMs);
+        const at = performance.now();
+        const overFor = takeRun(at);
+        if (overFor > 0) throw new ToolRateLimitedError(tool.name, overFor);
+        takenAt = at;
       }
       // Asked once the call's turn came: the calls before it may have opened the circuit meanwhile.
       const refusedFor = breaker?.admit(call) ?? 0;
@@ -214,6 +226,7 @@ export class Governor {
     }
     const retry = policy?.retry;
     let retryTakenAt = takenAt;
+    let lastFailure: unknown;
     for (let attempt = 0; ; attempt++) {
       let abandoned = false;
       hold?.attemptStarted();
@@ -234,6 +247,7 @@ export class Governor {
         breaker?.succeeded();
         return value;
       } catch (error) {
+        lastFailure = error;
         if (!abandoned) hold?.attemptSettled();
         const failed = error instanceof ToolExecutionError && !(error instanceof ToolAbortedError);
         if (failed) breaker?.failed();
@@ -259,6 +273,12 @@ export class Governor {
         breaker?.released(call);
         giveBack(retryTakenAt);
         throw error;
+      }
+      // Asked again after the wait: other calls may have opened the circuit meanwhile, and an open
+      // circuit runs nothing. The call then ends with its last failure, as when it was open before.
+      if (breaker !== undefined && breaker.admit(call) > 0) {
+        giveBack(retryTakenAt);
+        throw lastFailure;
       }
     }
   }

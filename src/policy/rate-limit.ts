@@ -41,11 +41,22 @@ export class SlidingWindowLimiter {
       times = [];
       this.#windows.set(key, times);
     }
+    const refusedFor = this.#refusal(times, now);
+    if (refusedFor === 0) times.push(now);
+    return refusedFor;
+  }
+
+  /** What {@link take} would answer now, taking nothing: for a call that must wait before it can run. */
+  refusal(key: string, now = performance.now()): number {
+    const times = this.#windows.get(key);
+    return times === undefined ? 0 : this.#refusal(times, now);
+  }
+
+  /** Forgets the calls of `times` that left the window ending `now`; 0 when one more fits, else how long until one would. */
+  #refusal(times: number[], now: number): number {
     const windowStart = now - this.intervalMs;
     while (times.length > 0 && times[0]! <= windowStart) times.shift();
-    if (times.length >= this.limit) return Math.max(1, Math.ceil(times[0]! - windowStart));
-    times.push(now);
-    return 0;
+    return times.length >= this.limit ? Math.max(1, Math.ceil(times[0]! - windowStart)) : 0;
   }
 
   /** Gives back the call `key` took at `at` (see {@link take}): it never ran, so it does not count. */
