@@ -210,6 +210,23 @@ describe("shared objects and values made as they are read", () => {
     expect(copy.children[0] === copy.children[1]).toBe(true);
   });
 
+  it("explains a refusal whose arguments hold a cycle, once the explanation's extra steps are spent: each object counts once in its budget", async () => {
+    const registry = new ToolRegistry().register({ name: "t", description: "", parameters: Type.Object({ list: Type.Array(Type.Number()), u: Type.Unknown() }) }, () => "ran");
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    // More items than the explanation's extra steps, so that its budget counts the value.
+    const list: unknown[] = [...new Array<number>(10_001).fill(0), "x"];
+    expect(await issuesOf(toolCall("t", { list, u: cycle }), registry)).toEqual(["/list/10001: must be number"]);
+  });
+
+  it("repairs around a cycle no schema describes, and refuses what it cannot repair, with onRepair on", async () => {
+    const registry = new ToolRegistry({ onRepair: () => undefined }).register({ name: "t", description: "", parameters: Type.Object({ n: Type.Number(), u: Type.Unknown() }) }, () => "ran");
+    const cycle: Record<string, unknown> = {};
+    cycle.a = cycle;
+    cycle.b = cycle;
+    expect(await issuesOf(toolCall("t", { n: "x", u: cycle }), registry)).toEqual(["/n: must be number"]);
+  });
+
   it("stops reading a proxy whose items are made as they are read, and refuses it", async () => {
     let reads = 0;
     const wide = (depth: number): unknown[] =>

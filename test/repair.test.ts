@@ -331,6 +331,29 @@ describe("repairArguments: the work of a repair", () => {
     expect(reads.count).toBeLessThan(1_000 * 20 + 5_000 * 20);
   });
 
+  it("never walks below a value no schema describes: of a tree shared 2^30 ways under Type.Unknown, only its own two keys are read", () => {
+    let reads = 0;
+    const counted = (target: object): object => new Proxy(target, { ownKeys: (inner) => (reads++, Reflect.ownKeys(inner)), get: (inner, key) => (reads++, Reflect.get(inner, key)) });
+    let shared: object = counted({ leaf: 1 });
+    for (let level = 0; level < 30; level++) shared = counted({ a: shared, b: shared });
+    const { value, repairs } = repairArguments(Type.Object({ n: Type.Number(), u: Type.Unknown() }), { n: "5", u: shared });
+    expect(repairs).toEqual([{ pointer: "/n", from: "string", to: "number" }]);
+    expect((value as { u: unknown }).u).toBe(shared);
+    // Its keys (one read) and their values (two): nothing below them.
+    expect(reads).toBe(3);
+  });
+
+  it("ends on a cycle a recursive schema describes, within its budget: each object counts once", () => {
+    const node = Type.Cyclic({ Node: Type.Object({ n: Type.Number(), a: Type.Optional(Type.Ref("Node")), b: Type.Optional(Type.Ref("Node")) }) }, "Node");
+    const cycle: Record<string, unknown> = { n: "5" };
+    cycle.a = cycle;
+    cycle.b = cycle;
+    // Walked as a tree it has 2^256 paths; the budget (extra steps, then a few per object) ends the walk.
+    const { repairs } = repairArguments(node, cycle);
+    expect(repairs[0]).toEqual({ pointer: "/n", from: "string", to: "number" });
+    expect(repairs.length).toBeLessThan(10_000);
+  });
+
   it("repairs every item of a list under a union of a few constants, within its budget", () => {
     const score = { anyOf: Array.from({ length: 24 }, (_, index) => ({ type: "integer", const: index + 1 })) };
     const schema = { type: "object", properties: { ratings: { type: "array", items: { type: "object", properties: { score } } } } };

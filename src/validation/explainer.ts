@@ -493,13 +493,19 @@ function firstDuplicate(items: readonly unknown[], walk: Walk): [number, number]
 function countNodes(value: unknown): number {
   let count = 1;
   const pending: object[] = typeof value === "object" && value !== null ? [value] : [];
+  // Each object once: a value that shares objects, or holds a cycle (a copy keeps both), is as
+  // large as what it holds, and a cycle would otherwise be counted for ever.
+  const seen = new Set<object>(pending);
   while (pending.length > 0) {
     const node = pending.pop()!;
     const children: readonly unknown[] = Array.isArray(node) ? node : Object.values(node);
     count += children.length;
     for (let index = 0; index < children.length; index++) {
       const child = children[index];
-      if (typeof child === "object" && child !== null) pending.push(child);
+      if (typeof child === "object" && child !== null && !seen.has(child)) {
+        seen.add(child);
+        pending.push(child);
+      }
     }
   }
   return count;

@@ -147,7 +147,9 @@ function explainerOf(schema: unknown): SchemaExplainer {
 
 /** Repairs the value at one pointer, where every one of `schemas` applies to it. */
 function repairAt(schemas: readonly unknown[], value: unknown, pointer: string, context: Context, depth: number): unknown {
-  if (depth > MAX_VALUE_DEPTH) return value;
+  // No schema describes it (a key no container names): no rule applies here or below, and walking
+  // it would cost steps no budget counts (a shared or cyclic value is walked once per path to it).
+  if (depth > MAX_VALUE_DEPTH || schemas.length === 0) return value;
   let result = value;
   if (typeof value === "string") {
     result = repairLiteralAt(schemas, value, pointer, context);
@@ -208,7 +210,8 @@ function repairObject(schemas: readonly unknown[], object: Schema, pointer: stri
   for (const container of containers) if (Array.isArray(container.required)) for (const name of container.required) required.add(name);
   let result = object;
   for (const key of Object.keys(object)) {
-    if (!context.budget.spend(containers.length)) break;
+    // At least a step a key, for an object no container describes too.
+    if (!context.budget.spend(Math.max(1, containers.length))) break;
     const subschemas: unknown[] = [];
     let declared = false;
     for (const container of containers) {
@@ -250,7 +253,7 @@ function repairArray(schemas: readonly unknown[], array: readonly unknown[], poi
   const containers = schemas.flatMap((schema) => (isRecord(schema) ? containersOf(schema, true, context) : []));
   let result = array as unknown[];
   for (let index = 0; index < array.length; index++) {
-    if (!context.budget.spend(containers.length)) break;
+    if (!context.budget.spend(Math.max(1, containers.length))) break;
     const subschemas: unknown[] = [];
     for (const container of containers) {
       // Draft 2020-12 `prefixItems` + `items`, or draft 7 tuple `items` + `additionalItems`.
