@@ -63,6 +63,46 @@ describe("prototype keys never pollute a prototype", () => {
   });
 });
 
+describe("an Object.prototype polluted after the library loaded", () => {
+  /** Runs `use` while Object.prototype has the enumerable property `name`, as polluting code leaves it. */
+  async function polluted<T>(name: string, value: unknown, use: () => Promise<T>): Promise<T> {
+    (Object.prototype as Record<string, unknown>)[name] = value;
+    try {
+      return await use();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[name];
+    }
+  }
+
+  const admin = Type.Object({ isAdmin: Type.Boolean() }, { additionalProperties: false });
+  // Each path a call's arguments take: object or JSON text, on their first call and once their generated code runs (the 64th).
+  const paths = [
+    ["object arguments, first call", {}, 0],
+    ["object arguments, fused copy-and-check", {}, 70],
+    ["JSON text, first call", "{}", 0],
+    ["JSON text, JSON reader", "{}", 70],
+  ] as const;
+
+  it.each(paths)("never meets a required property with an inherited one: %s", async (_path, args, warmUp) => {
+    const registry = new ToolRegistry().register({ name: "grant", description: "", parameters: admin }, () => "granted");
+    for (let call = 0; call < warmUp; call++) await registry.dispatch(toolCall("grant", typeof args === "string" ? '{"isAdmin":false}' : { isAdmin: false }));
+    const issues = await polluted("isAdmin", true, async () => issuesOf(toolCall("grant", args as Record<string, unknown>), registry));
+    expect(issues).toEqual(["/isAdmin: must have required properties isAdmin"]);
+  });
+
+  it.each(paths)("never checks an optional property it inherits: %s", async (_path, args, warmUp) => {
+    const registry = new ToolRegistry().register({ name: "note", description: "", parameters: Type.Object({ text: Type.Optional(Type.String()) }) }, () => "noted");
+    for (let call = 0; call < warmUp; call++) await registry.dispatch(toolCall("note", typeof args === "string" ? '{"text":"a"}' : { text: "a" }));
+    expect(await polluted("text", 7, () => registry.dispatch(toolCall("note", args as Record<string, unknown>)))).toBe("noted");
+  });
+
+  it("is checked the same by validateToolArguments", async () => {
+    const definition = { name: "grant", description: "", parameters: admin };
+    const error = await polluted("isAdmin", true, async () => thrownBy(() => validateToolArguments(definition, {})));
+    expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+  });
+});
+
 describe("properties named like Object.prototype members", () => {
   const parameters = Type.Object({
     toString: Type.Optional(Type.String()),

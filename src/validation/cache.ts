@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { TSchema } from "typebox";
 import { Environment } from "typebox/system";
 import { canonicalJson } from "../schema/canonical.js";
+import { objectPrototypePolluted } from "../objects.js";
 import { beginCheck, endCheck } from "../schema/equality.js";
 import { ToolDefinitionError } from "../errors.js";
 import { issueLines, MAX_ISSUES } from "../text/issues.js";
@@ -328,6 +329,14 @@ class ValidatorEntry implements CompiledValidator {
   }
 
   Check(value: unknown): boolean {
+    // TypeBox tests a property's presence with `in`: once polluting code has given Object.prototype
+    // a property, every object would seem to have it (a required `isAdmin` met by an inherited
+    // one), so only own properties are checked then.
+    return this.checkAsGiven(objectPrototypePolluted() ? withNullPrototypes(value, new Map()) : value);
+  }
+
+  /** The compiled check of `value` itself. */
+  protected checkAsGiven(value: unknown): boolean {
     if (!this.#sharesIdentities) return this.#validator.Check(value);
     // One check of one value: its unique arrays share what they learn of it (see beginCheck).
     beginCheck();
@@ -360,7 +369,7 @@ class ValidatorEntry implements CompiledValidator {
  */
 class OwnPropertiesEntry extends ValidatorEntry {
   override Check(value: unknown): boolean {
-    return super.Check(withNullPrototypes(value, new Map()));
+    return this.checkAsGiven(withNullPrototypes(value, new Map()));
   }
 }
 
