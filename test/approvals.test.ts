@@ -103,6 +103,21 @@ describe("a tool that needs approval", () => {
     expect(seen[0]).toEqual([args, "a", { user: "u1" }]);
   });
 
+  it("gives the predicate a copy of its own: what it changes, now or later, never reaches the handler", async () => {
+    let kept: { amount: number } | undefined;
+    const { registry, runs } = payRegistry({
+      needsApproval: (checked) => {
+        kept = checked;
+        checked.amount = 1e9;
+        return false;
+      },
+    });
+    const running = registry.dispatch(call());
+    kept!.amount = 2e9;
+    expect(await running).toBe("paid 10");
+    expect(runs).toEqual([args]);
+  });
+
   it.each([
     ["throws", () => {
       throw new Error("policy service down");

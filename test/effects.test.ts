@@ -50,6 +50,26 @@ describe("concurrent identical calls", () => {
     expect(registry.ledgerStats()).toMatchObject({ runs: 1, inFlight: 2 });
   });
 
+  it("each get a result of their own: what one caller changes in its result, another does not see", async () => {
+    const { registry } = payRegistry({ effects: "read-only" });
+    const [own, joined] = await Promise.all([registry.dispatch(call("a")), registry.dispatch(call("b"))]);
+    expect(joined).toEqual(own);
+    expect(joined).not.toBe(own);
+    (own as { paid: number }).paid = 0;
+    expect(joined).toEqual({ paid: 10, run: 1 });
+  });
+
+  it("share a result JSON would change as it is, rather than a copy that differs from it", async () => {
+    const at = new Date(0);
+    const registry = new ToolRegistry().register(payTool, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { at };
+    }, { effects: "read-only" });
+    const [own, joined] = await Promise.all([registry.dispatch(call("a")), registry.dispatch(call("b"))]);
+    expect((joined as { at: unknown }).at).toBe(at);
+    expect(own).toBe(joined);
+  });
+
   it("to a tool with no declared effects each run (today's behaviour)", async () => {
     const { registry, runs } = payRegistry();
     const results = await registry.dispatchAll([call("a"), call("b")]);

@@ -124,6 +124,12 @@ describe("a throwing hook", () => {
     ["before answers nonsense", { before: () => 42 as never }, false],
     ["after throws", { after: () => { throw new Error("boom"); } }, true],
     ["after answers nonsense", { after: () => 42 as never }, true],
+    // Answers that throw as they are read.
+    ["before answers a deny getter that throws", { before: () => ({ get deny(): never { throw new Error("getter boom"); } }) as never }, false],
+    ["before answers a proxy whose has trap throws", { before: () => new Proxy({}, { has: () => { throw new Error("trap boom"); } }) as never }, false],
+    ["before answers an arguments getter that throws", { before: () => ({ get arguments(): never { throw new Error("getter boom"); } }) as never }, false],
+    ["after answers a value getter that throws", { after: () => ({ get value(): never { throw new Error("getter boom"); } }) as never }, true],
+    ["after answers a proxy whose has trap throws", { after: () => new Proxy({}, { has: () => { throw new Error("trap boom"); } }) as never }, true],
   ])("is an error of its own class, never a crash, that says whether the tool ran (%s)", async (_, hooks, ran) => {
     const { tools, seen } = registry();
     tools.use(hooks);

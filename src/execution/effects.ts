@@ -1,5 +1,6 @@
 import { ToolAbortedError, ToolLedgerError } from "../errors.js";
 import { isToolContent, toolContent } from "../results/content.js";
+import { isJsonData } from "../results/json-data.js";
 import type { ReuseKind } from "../types.js";
 import type { LateWatcher } from "../dispatch/run.js";
 import type { JsonValue, LedgerSetOptions, LedgerStore } from "./ledger.js";
@@ -93,7 +94,7 @@ export class CallLedger {
       // that run's own caller aborts it, this call (whose caller did not) runs, or joins, anew.
       execution.skip();
       return execution.join(running).then(
-        (shared): SharedResult => ({ value: shared.value, reused: "in-flight" }),
+        (shared): SharedResult => ({ value: joinedValue(shared.value), reused: "in-flight" }),
         (error: unknown) => {
           if (!(error instanceof ToolAbortedError) || execution.aborted()) throw error;
           this.stats.inFlight--;
@@ -275,6 +276,17 @@ function doneRecord(value: unknown): OnceRecord {
   const result = recordable(value);
   const at = new Date().toISOString();
   return result === NOT_JSON ? { state: "done", at, unrecorded: true } : { state: "done", at, result };
+}
+
+/**
+ * A joined call's own copy of the value its run gave, as a replay from the cache or the ledger is
+ * one: what one caller (or its `after` hook) changes in its result, no other caller sees. A value
+ * that JSON would change (a class instance, a `Date`, a `Map`) is shared as it is.
+ */
+function joinedValue(value: unknown): unknown {
+  if (!isToolContent(value) && !isJsonData(value)) return value;
+  const result = recordable(value);
+  return result === NOT_JSON ? value : revive(result);
 }
 
 /** A recorded result as a value again: a fresh copy, a rich result rebuilt. */

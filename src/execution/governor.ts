@@ -478,7 +478,8 @@ function hookCall(prepared: PreparedCall): HookCall {
 async function approvalNeeded(rule: boolean | ApprovalPredicate, args: unknown, context: CallContext): Promise<boolean> {
   if (typeof rule === "boolean") return rule;
   try {
-    return (await rule(args, context)) !== false;
+    // A copy of its own: what the rule changes, now or while the handler runs, the handler never sees unchecked.
+    return (await rule(structuredClone(args), context)) !== false;
   } catch {
     return true;
   }

@@ -49,13 +49,15 @@ export async function runBefore(hooks: readonly ToolHooks[], call: HookCall, con
     if (hook.before === undefined) continue;
     const decision = await guarded(call.toolName, () => hook.before!({ ...call, arguments: args }, context));
     if (decision === undefined || decision === null) continue;
-    if (typeof decision === "object" && "deny" in decision && typeof decision.deny === "string") return { denied: true, reason: decision.deny };
-    if (typeof decision === "object" && "arguments" in decision) {
-      args = recheck(decision.arguments);
-      changed = true;
-      continue;
-    }
-    throw new ToolHookError(call.toolName, { cause: new TypeError("a before hook must return nothing, { deny: reason } or { arguments }") });
+    const answer = readAnswer(call.toolName, false, () => {
+      if (typeof decision !== "object") return undefined;
+      if ("deny" in decision && typeof decision.deny === "string") return { deny: decision.deny };
+      return "arguments" in decision ? { arguments: decision.arguments } : undefined;
+    });
+    if (answer === undefined) throw new ToolHookError(call.toolName, { cause: new TypeError("a before hook must return nothing, { deny: reason } or { arguments }") });
+    if ("deny" in answer) return { denied: true, reason: answer.deny };
+    args = recheck(answer.arguments);
+    changed = true;
   }
   return { denied: false, arguments: args, changed };
 }
@@ -71,11 +73,9 @@ export async function runAfter(hooks: readonly ToolHooks[], call: HookCall, resu
     const seen: HookResult = result.reused === undefined ? { value } : { value, reused: result.reused };
     const decision = await guarded(call.toolName, () => hook.after!(call, seen, context), true);
     if (decision === undefined || decision === null) continue;
-    if (typeof decision === "object" && "value" in decision) {
-      value = decision.value;
-      continue;
-    }
-    throw new ToolHookError(call.toolName, { cause: new TypeError("an after hook must return nothing or { value }"), ran: true });
+    const answer = readAnswer(call.toolName, true, () => (typeof decision === "object" && "value" in decision ? { value: decision.value } : undefined));
+    if (answer === undefined) throw new ToolHookError(call.toolName, { cause: new TypeError("an after hook must return nothing or { value }"), ran: true });
+    value = answer.value;
   }
   return value;
 }
@@ -87,6 +87,19 @@ export async function runAfter(hooks: readonly ToolHooks[], call: HookCall, resu
 async function guarded<T>(toolName: string, run: () => T | PromiseLike<T>, ran = false): Promise<T> {
   try {
     return await run();
+  } catch (error) {
+    throw new ToolHookError(toolName, { cause: error, ran });
+  }
+}
+
+/**
+ * What a hook's answer holds, read: a getter or a proxy trap that throws as it is read fails the
+ * call as the hook's own error does.
+ * @param ran whether the tool has run (an `after` hook)
+ */
+function readAnswer<T>(toolName: string, ran: boolean, read: () => T): T {
+  try {
+    return read();
   } catch (error) {
     throw new ToolHookError(toolName, { cause: error, ran });
   }
