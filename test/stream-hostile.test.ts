@@ -266,6 +266,25 @@ describe("gemini(registry).deltas, given chunks no server should send", () => {
     expectFormatFailure(turn.results.b, "Ber");
   });
 
+  it("reads on past a part that throws as it is read (a getter, a proxy): the call it may have cut fails, the parts beside it and later calls run", async () => {
+    const throwing: unknown[] = [];
+    Object.defineProperty(throwing, 0, { enumerable: true, get: () => { throw new Error("Secret part"); } });
+    throwing.push(call({ id: "a", name: "get_weather", args: { city: "Oslo" } }), call({ id: "b", name: "get_weather", args: { city: "Rome" } }));
+    const turn = await runTurn((registry) =>
+      gemini(registry).deltas(
+        chunks([
+          parts(call({ id: "open", name: "get_weather", willContinue: true })),
+          parts(call({ partialArgs: [{ jsonPath: "$.city", stringValue: "Ber", willContinue: true }], willContinue: true })),
+          { candidates: [{ content: { role: "model", parts: throwing } }] },
+          parts(call({ id: "c", name: "get_weather", args: { city: "Paris" } })),
+        ]),
+      ),
+    );
+    expect(turn.started).toEqual(["open", "a", "b", "c"]);
+    expect(turn.ran).toEqual(["Oslo", "Rome", "Paris"]);
+    expectFormatFailure(turn.results.open, "Ber", "Secret");
+  });
+
   it("fails a call whose partialArgs list has a hole (which no JSON has) with a ProviderFormatError, and runs the others", async () => {
     const holed = [, { jsonPath: "$.city", stringValue: "Ber" }];
     const turn = await runTurn((registry) =>

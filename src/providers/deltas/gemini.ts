@@ -63,17 +63,20 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   for await (const chunk of stream) {
     onEvent?.(chunk);
     let parts: readonly unknown[];
+    let count: number;
     try {
       parts = partsOf(chunk);
+      count = parts.length;
     } catch (thrown) {
       if (open !== undefined) yield lost(context, open, problemOf(thrown));
       open = undefined;
       continue;
     }
-    for (const part of parts) {
+    for (let index = 0; index < count; index++) {
       let read: GeminiCallPart | undefined;
       try {
-        read = readPart(part);
+        // Read here, not by an iterator: a part that throws as it is read (a getter, a proxy) is one part lost.
+        read = readPart(parts[index]);
       } catch (thrown) {
         if (open !== undefined) yield lost(context, open, problemOf(thrown));
         open = undefined;
