@@ -168,6 +168,57 @@ describe("an approval token", () => {
     expect(runs).toEqual(["first", "second"]);
   });
 
+  it("stays good, with the rate limit's run, whichever turn of the event loop an abort before the handler lands on", async () => {
+    /** A ledger that aborts `controller` `turns` turns of the event loop after the token's use is marked. */
+    class AbortingLedger extends MemoryLedger {
+      controller: AbortController | undefined;
+      turns = 0;
+      override add(key: string, value: Parameters<MemoryLedger["add"]>[1], options: Parameters<MemoryLedger["add"]>[2]): Promise<boolean> {
+        const added = super.add(key, value, options);
+        const controller = this.controller;
+        if (controller !== undefined && key.startsWith("approval:")) {
+          let turn = added.then(() => undefined);
+          for (let index = 0; index < this.turns; index++) turn = turn.then(() => undefined);
+          void turn.then(() => controller.abort());
+        }
+        return added;
+      }
+    }
+    const outcomes = new Set<string>();
+    for (let turns = 0; turns < 30; turns++) {
+      let runs = 0;
+      const ledger = new AbortingLedger();
+      const registry = new ToolRegistry({ approvalSecret: SECRET, ledger }).register(
+        payTool,
+        () => {
+          runs++;
+          return "paid";
+        },
+        { needsApproval: true, rateLimit: { limit: 1, intervalMs: 60_000 } },
+      );
+      const token = await registry.approve(await requestOf(registry));
+      const controller = new AbortController();
+      Object.assign(ledger, { controller, turns });
+      const outcome = await registry.dispatch(call(), { approval: token, signal: controller.signal }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      ledger.controller = undefined;
+      if ("value" in outcome || (outcome.error as { started?: boolean }).started === true) {
+        // The handler ran: the token and the run are used up.
+        expect(runs).toBe(1);
+        outcomes.add("ran");
+      } else {
+        // It never ran: the token and the rate limit's one run are still there for the next try.
+        expect(outcome.error).toMatchObject({ name: "ToolAbortedError", started: false });
+        expect(runs).toBe(0);
+        await vi.waitFor(async () => expect(await registry.dispatch(call(), { approval: token })).toBe("paid"));
+        outcomes.add("not run");
+      }
+    }
+    expect(outcomes).toEqual(new Set(["ran", "not run"]));
+  });
+
   it("is used once even when two calls carry it at the same time", async () => {
     const { registry, runs } = payRegistry();
     const token = await registry.approve(await requestOf(registry));

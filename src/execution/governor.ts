@@ -215,9 +215,11 @@ export class Governor {
       giveBack();
       throw error;
     }
+    /** The ledger key of the approval this run marked used, if it marked one. */
+    let approvalMark: string | undefined;
     if (approval !== undefined) {
       try {
-        await this.#useApproval(call, approval);
+        approvalMark = await this.#useApproval(call, approval);
       } catch (error) {
         breaker?.released(call);
         giveBack();
@@ -252,6 +254,13 @@ export class Governor {
         const failed = error instanceof ToolExecutionError && !(error instanceof ToolAbortedError);
         if (failed) breaker?.failed();
         else breaker?.released(call);
+        if (error instanceof ToolAbortedError && !error.started) {
+          // Aborted between its approval's use and its handler (a few turns of the event loop): it
+          // never ran, so it gives its run back, and its first attempt its approval too.
+          giveBack(retryTakenAt);
+          if (attempt === 0 && approvalMark !== undefined) void this.services.ledger.unmark(approvalMark);
+          throw error;
+        }
         if (!failed || retry === undefined || attempt >= retry.retries || (breaker !== undefined && breaker.admit(call) > 0)) throw error;
         // A retry never overlaps the attempt it replaces where runs are limited: an attempt given up
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
@@ -308,11 +317,13 @@ export class Governor {
    * `effects`: repeating a `read-only` or `idempotent` call changes nothing, and a `once` call reaches
    * its handler only when its ledger has no run of it (an envelope of a tool with no declared effects
    * is refused before). The mark records the delivery; any other second use is refused.
+   * @returns the ledger key of the mark it made, which a run aborted before its handler started gives
+   * back; `undefined` when the mark was an earlier attempt's of the same delivery
    * @throws ToolApprovalError `"used"` when it was used before (by another run), `"expired"` when it expired while the call waited
    * @throws ToolLedgerError when the ledger cannot say whether the token was used
    * @throws ToolAbortedError or ToolTimeoutError (not started) when the ledger has not answered by the caller's abort or the time limit
    */
-  async #useApproval(call: GovernedCall, claims: ApprovalClaims): Promise<void> {
+  async #useApproval(call: GovernedCall, claims: ApprovalClaims): Promise<string | undefined> {
     const { tool, toolCallId } = call.prepared;
     const caller = call.caller;
     const notBegun = (): ToolAbortedError => new ToolAbortedError(tool.name, toolCallId, caller?.signal.reason, false);
@@ -342,6 +353,7 @@ export class Governor {
       if (firstUse) void this.services.ledger.unmark(key);
       throw notBegun();
     }
+    return firstUse ? key : undefined;
   }
 }
 
