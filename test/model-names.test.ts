@@ -185,4 +185,18 @@ describe("Gemini's responses through a name map", () => {
     expect(model.result(first!).functionResponse).toMatchObject({ id: "g1", name: "uber_ride" });
     expect(model.result(second!).functionResponse).toMatchObject({ id: "g2", name: "uber.ride" });
   });
+
+  it("name the function as the call did when it streamed, as when it came whole", async () => {
+    const registry = rideRegistry();
+    const model = gemini(registry, { names: "map" });
+    model.tools();
+    async function* chunks() {
+      yield { candidates: [{ content: { role: "model", parts: [{ functionCall: { id: "g1", name: "uber_ride", args: { time: 5 } } }, { functionCall: { id: "g2", name: "uber.ride", args: { time: 5 } } }] } }] };
+    }
+    const results: ToolResult[] = [];
+    for await (const event of registry.dispatchStream(model.deltas(chunks()))) if (event.type === "tool-result") results.push(event.result);
+    const byId = Object.fromEntries(results.map((result) => [result.toolCallId, model.result(result).functionResponse]));
+    expect(byId.g1).toMatchObject({ id: "g1", name: "uber_ride" });
+    expect(byId.g2).toMatchObject({ id: "g2", name: "uber.ride" });
+  });
 });

@@ -102,6 +102,10 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
   // `uber.ride`, which Gemini also accepts): Gemini pairs a response with its call by name, so the
   // response names the function as the call did. Bounded: the oldest is forgotten first.
   const otherNames = new LRUCache<string, string>({ max: 1_000 });
+  /** Remembers the name the model wrote for call `id` of tool `toolName`, where it is not the one the map sent. */
+  const rememberName = (id: string, toolName: string, modelName: string): void => {
+    if (nameMap !== undefined && (nameMap.providerNameOf(toolName) ?? toolName) !== modelName) otherNames.set(id, modelName);
+  };
   const deltaContext = base.deltaContext();
   return Object.freeze({
     provider: PROVIDER,
@@ -120,7 +124,7 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
       const rawId = field(PROVIDER, call, "id");
       if (rawId !== undefined && rawId !== null && typeof rawId !== "string") throw new ProviderFormatError(PROVIDER, '"id" must be a string');
       const id = typeof rawId === "string" && rawId !== "" ? rawId : `${GENERATED_GEMINI_ID_PREFIX}${crypto.randomUUID()}`;
-      if (nameMap !== undefined && (nameMap.providerNameOf(name) ?? name) !== modelName) otherNames.set(id, modelName);
+      rememberName(id, name, modelName);
       const args = field(PROVIDER, call, "args") ?? {};
       if (!isRecord(args)) throw new ProviderFormatError(PROVIDER, '"args" must be an object');
       return base.toolCall(id, name, args);
@@ -134,7 +138,7 @@ export function gemini(registry: ToolRegistry, options?: AdapterOptions): Gemini
     },
     deltas: (stream, deltasOptions) => {
       const onEvent = onEventOf(deltasOptions);
-      return stoppableDeltas(stream, (events) => geminiDeltas(events, deltaContext, onEvent, GENERATED_GEMINI_ID_PREFIX));
+      return stoppableDeltas(stream, (events) => geminiDeltas(events, deltaContext, onEvent, GENERATED_GEMINI_ID_PREFIX, rememberName));
     },
   } satisfies GeminiAdapter);
 }

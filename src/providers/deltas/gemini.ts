@@ -51,12 +51,14 @@ interface GeminiCallPart {
  * reported, never thrown, and reading goes on: the call still open, if any, may have lost a part
  * there, and fails with a `ProviderFormatError`; calls that ended before, and calls that start
  * after, are untouched.
+ * @param onNamed told of each call a part names: its id, its tool, and the name the model wrote
  */
 export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
   stream: AsyncIterable<TChunk>,
   context: DeltaContext,
   onEvent: ((chunk: TChunk) => void) | undefined,
   prefix: string,
+  onNamed?: (toolCallId: string, toolName: string, modelName: string) => void,
 ): AsyncGenerator<ToolCallDelta, void, undefined> {
   let open: StreamedCall | undefined;
   const ids = new StreamIds();
@@ -91,6 +93,7 @@ export async function* geminiDeltas<TChunk extends GeminiStreamChunk>(
         const taken = read.id !== undefined && read.id !== "" && !ids.take(read.id);
         const toolCallId = read.id === undefined || read.id === "" || taken ? generatedId(prefix) : read.id;
         const toolName = context.registryName(name);
+        onNamed?.(toolCallId, toolName, name);
         const problem = read.problem ?? (taken ? 'its "id" is the id of an earlier function call of the stream' : undefined);
         if (problem !== undefined) {
           // Its further parts, which name no tool, are skipped: no call is open.
