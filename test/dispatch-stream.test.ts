@@ -211,6 +211,58 @@ describe("registry.dispatchStream", () => {
     );
   });
 
+  const dropped = new Error("connection dropped");
+  it.each([
+    [
+      "a plain iterable whose generator throws",
+      function* (): Generator<ToolCallDelta> {
+        yield { toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"a"}', done: true };
+        yield { toolCallId: "b", toolName: "read", argumentsDelta: '{"pa' };
+        throw dropped;
+      },
+    ],
+    [
+      "an async iterator whose next() throws rather than rejects",
+      (): AsyncIterable<ToolCallDelta> => {
+        const steps: ToolCallDelta[] = [
+          { toolCallId: "a", toolName: "read", argumentsDelta: '{"path":"a"}', done: true },
+          { toolCallId: "b", toolName: "read", argumentsDelta: '{"pa' },
+        ];
+        return {
+          [Symbol.asyncIterator]: () => ({
+            next: () => {
+              const step = steps.shift();
+              if (step === undefined) throw dropped;
+              return Promise.resolve({ done: false, value: step });
+            },
+          }),
+        };
+      },
+    ],
+  ] as const)("gives every started call its result, then throws the stream's own error, from %s too", async (_source, deltas) => {
+    // A handler still running when the source fails: it must finish, not be aborted.
+    const registry = tools(async (args) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return args.path;
+    });
+    const seen: ToolStreamEvent[] = [];
+    const error = await (async () => {
+      try {
+        for await (const event of registry.dispatchStream(deltas() as Iterable<ToolCallDelta>)) seen.push(event);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBe(dropped);
+    expect(results(seen).map((event) => [event.toolCallId, event.result.isError])).toEqual(
+      expect.arrayContaining([
+        ["a", false],
+        ["b", true],
+      ]),
+    );
+  });
+
   it("runs at most `concurrency` handlers at once", async () => {
     let running = 0;
     let most = 0;

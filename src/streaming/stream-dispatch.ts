@@ -83,10 +83,7 @@ export async function* dispatchStream(deltas: AsyncIterable<ToolCallDelta> | Ite
     for (;;) {
       for (const event of run.mailbox.takeAll()) yield event;
       if (open) {
-        next ??= iterator.next().then(
-          (step) => step,
-          (error: unknown) => ({ failure: error }),
-        );
+        next ??= nextStep(iterator);
         const step = await Promise.race([next, run.mailbox.arrival()]);
         if (step === undefined) continue;
         next = undefined;
@@ -427,6 +424,21 @@ function asyncIterator(deltas: AsyncIterable<ToolCallDelta> | Iterable<ToolCallD
     next: () => Promise.resolve(iterator.next()),
     return: () => Promise.resolve(iterator.return?.() ?? { done: true, value: undefined }),
   };
+}
+
+/**
+ * The iterator's next step, or what it failed with: a rejection, or a throw from `next()` itself (a
+ * plain iterable's generator, a hand-written iterator), which is the stream's error all the same.
+ */
+function nextStep(iterator: AsyncIterator<ToolCallDelta>): Promise<IteratorResult<ToolCallDelta> | { failure: unknown }> {
+  try {
+    return iterator.next().then(
+      (step) => step,
+      (error: unknown) => ({ failure: error }),
+    );
+  } catch (error) {
+    return Promise.resolve({ failure: error });
+  }
 }
 
 /** Asks an iterator to stop, ignoring how it answers. */
