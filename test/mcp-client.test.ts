@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -14,6 +15,7 @@ import {
   type ToolContent,
 } from "../src/index.js";
 import { createMcpServer, McpListLimitError, McpProtocolError, McpToolError, registerMcpTools, type McpToolClient } from "../src/mcp/index.js";
+import { NEVER_ABORTED_SIGNAL } from "../src/dispatch/context.js";
 import { connectInMemory } from "./fixtures-mcp/connect.js";
 import { connectRaw } from "./fixtures-mcp/raw-server.js";
 import { rejectionOf, toolCall } from "./support/fixtures.js";
@@ -51,6 +53,28 @@ describe("registerMcpTools", () => {
     expect(await registry.dispatch(toolCall("create_issue", { title: "Bug" }))).toEqual({ number: 7, title: "Bug" });
     expect(await registry.dispatch(toolCall("echo", '{"text":"hi"}'))).toBe("hi");
     expect(runs).toEqual([{ title: "Bug" }, "hi"]);
+  });
+
+  it("leaves no abort listener on a long-lived signal once its calls and listings are done, nor on the signal of calls nothing can abort", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry();
+    const registration = await registerMcpTools(registry, client);
+    const session = new AbortController();
+    for (let call = 0; call < 20; call++) await registry.dispatch(toolCall("echo", { text: "hi" }), { signal: session.signal });
+    for (let listing = 0; listing < 5; listing++) await registration.refresh({ signal: session.signal });
+    expect(getEventListeners(session.signal, "abort")).toHaveLength(0);
+    for (let call = 0; call < 20; call++) await registry.dispatch(toolCall("echo", { text: "hi" }));
+    expect(getEventListeners(NEVER_ABORTED_SIGNAL, "abort")).toHaveLength(0);
+  });
+
+  it("still cancels a call in flight when its long-lived signal aborts", async () => {
+    const { client } = await remote();
+    const registry = new ToolRegistry();
+    await registerMcpTools(registry, client);
+    const session = new AbortController();
+    const slow = registry.dispatch(toolCall("echo", { text: "hi" }), { signal: session.signal });
+    session.abort(new Error("user left"));
+    expect(await rejectionOf(slow)).toBeInstanceOf(ToolAbortedError);
   });
 
   it("refuses an option it does not know, at registration and at a refresh, naming it and the ones it takes", async () => {

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { canonicalJson } from "../schema/canonical.js";
+import { NEVER_ABORTED_SIGNAL } from "../dispatch/context.js";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject, isRecord } from "../objects.js";
 import { checkRegistry, describeOption, everyOption, MAX_TIMER_MS, milliseconds, optionalSignal, positiveInteger, refuseUnknownOptions } from "../options.js";
@@ -315,9 +316,30 @@ async function listAllTools(
 /** One `tools/list` page, through `request` when the client has it (see {@link McpToolClient}), as it arrived. */
 function listPage(client: McpToolClient, cursor: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
   const params = cursor === undefined ? undefined : { cursor };
-  const options = signal === undefined ? undefined : { signal };
-  if (client.request === undefined) return client.listTools(params, options);
-  return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ResultSchema, options);
+  return withRequestSignal(signal, (requestSignal) => {
+    const options = requestSignal === undefined ? undefined : { signal: requestSignal };
+    if (client.request === undefined) return client.listTools(params, options);
+    return client.request(params === undefined ? { method: "tools/list" } : { method: "tools/list", params }, ResultSchema, options);
+  });
+}
+
+/**
+ * Runs `request` with a signal of its own that follows `signal`, and lets go of `signal` once the
+ * request is done: the SDK adds an abort listener to the signal a request is given and never
+ * removes it, so a long-lived signal (a session's, or the shared one of calls that nothing can
+ * abort) would gain one per request, and its abort would cancel every request it ever made.
+ */
+async function withRequestSignal<T>(signal: AbortSignal | undefined, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (signal === undefined || signal === NEVER_ABORTED_SIGNAL) return request(undefined);
+  const own = new AbortController();
+  const follow = (): void => own.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener("abort", follow, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    signal.removeEventListener("abort", follow);
+  }
 }
 
 /**
@@ -365,11 +387,10 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
     const params = { name: remoteName, arguments: args as Record<string, unknown> };
-    const requestOptions = { signal, timeout: UNLIMITED_REQUEST_MS };
-    const result: unknown =
-      client.request === undefined
-        ? await client.callTool(params, undefined, requestOptions)
-        : await client.request({ method: "tools/call", params }, ResultSchema, requestOptions);
+    const result: unknown = await withRequestSignal(signal, (requestSignal) => {
+      const requestOptions = requestSignal === undefined ? { timeout: UNLIMITED_REQUEST_MS } : { signal: requestSignal, timeout: UNLIMITED_REQUEST_MS };
+      return client.request === undefined ? client.callTool(params, undefined, requestOptions) : client.request({ method: "tools/call", params }, ResultSchema, requestOptions);
+    });
     return resultValue(name, result);
   };
   return { remoteName, definition, handler, registerOptions };
