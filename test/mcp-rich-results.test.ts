@@ -218,6 +218,22 @@ describe("registerMcpTools with output schemas and rich results", () => {
     ]);
   });
 
+  it("keeps an image or a resource whose media type has parameters, without them", async () => {
+    const resource = { uri: "file:///report.csv", mimeType: "text/csv; charset=utf-8", text: "a,b\n1,2" };
+    const client = await thirdParty([{ name: "files", inputSchema: { type: "object" } }], () => ({
+      content: [
+        { type: "image", data: PNG, mimeType: "image/png; name=page.png" },
+        { type: "resource", resource },
+      ],
+    }));
+    const registry = new ToolRegistry({ cacheKey: "content" });
+    await registerMcpTools(registry, client);
+    expect(((await registry.dispatch(toolCall("files", {}))) as ToolContent).content).toEqual([
+      { type: "image", data: PNG, mimeType: "image/png" },
+      { type: "resource", resource: { ...resource, mimeType: "text/csv" } },
+    ]);
+  });
+
   it("skips a remote tool whose outputSchema the registry refuses, as it does a bad inputSchema, and fails the listing with strict: true", async () => {
     const bad: Tool = { name: "bad", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "int" } } } };
     const client = await thirdParty([bad, counter], () => ({ content: [], structuredContent: { count: 1 } }));

@@ -7,7 +7,7 @@ import { resourceLinkText, unreadableItemNote } from "../text/content-notes.js";
  * server sent one, so that the registry checks that value against the tool's `outputSchema`.
  * Text, images, audio and embedded resources keep MCP's shapes (without `annotations` or
  * `_meta`), base64 data padded and without white space as the providers take it (the SDK accepts
- * what `atob` reads); a `resource_link` becomes a line of text naming it; an item of another
+ * what `atob` reads), media types without their parameters; a `resource_link` becomes a line of text naming it; an item of another
  * kind, or one `toolContent` refuses (a media type such as `png`), becomes a line saying it was
  * left out, since the tool did run.
  */
@@ -31,7 +31,7 @@ function candidateItem(item: unknown): ContentItem {
       return { type, text: item.text } as ContentItem;
     case "image":
     case "audio":
-      return { type, data: paddedBase64(item.data), mimeType: item.mimeType } as ContentItem;
+      return { type, data: paddedBase64(item.data), mimeType: mediaType(item.mimeType) } as ContentItem;
     case "resource":
       return { type, resource: resourceFields(item.resource) } as ContentItem;
     case "resource_link":
@@ -46,10 +46,20 @@ function resourceFields(resource: unknown): unknown {
   if (!isRecord(resource)) return resource;
   const { uri, mimeType, text, blob } = resource;
   const fields: Record<string, unknown> = { uri };
-  if (mimeType !== undefined) fields.mimeType = mimeType;
+  if (mimeType !== undefined) fields.mimeType = mediaType(mimeType);
   if (text !== undefined) fields.text = text;
   else fields.blob = paddedBase64(blob);
   return fields;
+}
+
+/**
+ * A media type without its parameters (`text/csv; charset=utf-8` is `text/csv`), as `toolContent`
+ * and the providers take it; anything else as it is.
+ */
+function mediaType(mimeType: unknown): unknown {
+  if (typeof mimeType !== "string") return mimeType;
+  const end = mimeType.indexOf(";");
+  return end === -1 ? mimeType : mimeType.slice(0, end).trim();
 }
 
 /** base64 as `atob` reads it (white space, no padding) in the padded form without white space; anything else as it is. */
