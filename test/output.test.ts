@@ -64,6 +64,10 @@ describe("a tool's outputSchema", () => {
     // Keys inherited from a plain object: the check would read them, JSON does not.
     const inherited = new ToolRegistry().register(balance, () => Object.create({ balance: 42 }) as never);
     expect(await rejectionOf(inherited.dispatch(toolCall("balance", {})))).toBeInstanceOf(ToolResultValidationError);
+    // A key that is not enumerable: the check would read it, JSON does not.
+    const hidden = new ToolRegistry().register(balance, () => Object.defineProperty({}, "balance", { value: 42, enumerable: false }) as never);
+    const [refused] = await hidden.dispatchAll([toolCall("balance", {})]);
+    expect(refused).toMatchObject({ status: "error", error: { name: "ToolResultValidationError", issues: ["/balance: must have required properties balance"] } });
   });
 
   it("takes a result whose proxy throws for a key it does not know as its JSON, in the check and in a provider's message", async () => {

@@ -4,7 +4,8 @@ import { MAX_VALUE_DEPTH } from "../schema/keywords.js";
  * Whether `value` is already what `JSON.parse(JSON.stringify(value))` would give (equal, if not
  * the same object): plain objects and arrays all the way down, holding strings, booleans, `null`
  * and finite numbers other than `-0`. Anything JSON would change (a `Date` or other class
- * instance, a `toJSON`, `undefined`, a function, a symbol key, an array hole, `NaN`) says no, as
+ * instance, a `toJSON`, `undefined`, a function, a symbol key, a property that is not enumerable,
+ * an array hole, `NaN`) says no, as
  * does nesting deeper than `MAX_VALUE_DEPTH`. Never throws: a value it cannot read is not JSON data.
  */
 export function isJsonData(value: unknown): boolean {
@@ -68,6 +69,8 @@ function isJsonNode(value: unknown, depth: number, rules: Rules): boolean {
   if (rules.exact && Object.getOwnPropertySymbols(value).length > 0) return false;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
+  // A property JSON passes over (not enumerable) that a check of the object would still see.
+  if (Object.getOwnPropertyNames(record).length !== keys.length) return false;
   for (let index = 0; index < keys.length; index++) {
     const item = record[keys[index]!];
     if (!(item === undefined && rules.undefinedProperties) && !isJsonNode(item, depth + 1, rules)) return false;
