@@ -77,6 +77,28 @@ describe("registerMcpTools", () => {
     expect(await rejectionOf(slow)).toBeInstanceOf(ToolAbortedError);
   });
 
+  it("sends nothing for arguments whose JSON would differ from what was checked (a Date, a Map, NaN), which only a caller's code can pass", async () => {
+    const received: unknown[] = [];
+    const server = new Server({ name: "store", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "store", inputSchema: { type: "object" as const, properties: { value: {} }, required: ["value"] } }] }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      received.push(request.params.arguments);
+      return { content: [{ type: "text" as const, text: "stored" }] };
+    });
+    const client = await connectInMemory(server);
+    const registry = new ToolRegistry();
+    await registerMcpTools(registry, client);
+    for (const value of [new Date(0), new Map([["k", 1]]), Number.NaN, [undefined]]) {
+      const error = await rejectionOf(registry.dispatch(toolCall("store", { value })));
+      expect(error).toBeInstanceOf(ToolExecutionError);
+      expect((error as ToolExecutionError).cause).toBeInstanceOf(TypeError);
+    }
+    expect(await registry.dispatch(toolCall("store", { value: [1, "a", null] }))).toBe("stored");
+    // A property set to undefined is absent, to the check and in the JSON alike.
+    expect(await registry.dispatch(toolCall("store", { value: 1, note: undefined }))).toBe("stored");
+    expect(received).toEqual([{ value: [1, "a", null] }, { value: 1 }]);
+  });
+
   it("refuses an option it does not know, at registration and at a refresh, naming it and the ones it takes", async () => {
     const { client } = await remote();
     const registry = new ToolRegistry({ cacheKey: "content" });

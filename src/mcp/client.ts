@@ -5,6 +5,7 @@ import { canonicalJson } from "../schema/canonical.js";
 import { NEVER_ABORTED_SIGNAL } from "../dispatch/context.js";
 import { ToolDefinitionError } from "../errors.js";
 import { isPlainObject, isRecord } from "../objects.js";
+import { readsAsJson } from "../results/json-data.js";
 import { checkRegistry, describeOption, everyOption, MAX_TIMER_MS, milliseconds, optionalSignal, positiveInteger, refuseUnknownOptions } from "../options.js";
 import { isToolNamePrefix } from "../registry/definitions.js";
 import type { RegisterOptions, ToolRegistry } from "../registry/registry.js";
@@ -378,6 +379,9 @@ function malformedTool(name: string, prefix: string, problem: string): McpSkippe
  */
 const UNLIMITED_REQUEST_MS = MAX_TIMER_MS;
 
+/** Why a proxied call's arguments were not sent. */
+const NOT_SENDABLE = "its arguments hold values that JSON would change (a Date, a Map, NaN), and the MCP server receives their JSON, which was not checked against its schema; nothing was sent";
+
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
   const parameters = sameOrNew(previous?.definition.parameters, tool.inputSchema);
@@ -386,6 +390,11 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
   const definition: ToolDefinition = outputSchema === undefined ? described : { ...described, outputSchema };
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
+    // The server receives the arguments' JSON: where it differs from what was checked (a `Date`, a
+    // `Map`, `NaN`, from a caller's code; a model's JSON text never holds them), the server would
+    // get arguments no one checked against its schema. A property set to `undefined` is absent in
+    // both.
+    if (!readsAsJson(args, true)) throw new TypeError(NOT_SENDABLE);
     const params = { name: remoteName, arguments: args as Record<string, unknown> };
     const result: unknown = await withRequestSignal(signal, (requestSignal) => {
       const requestOptions = requestSignal === undefined ? { timeout: UNLIMITED_REQUEST_MS } : { signal: requestSignal, timeout: UNLIMITED_REQUEST_MS };
