@@ -240,6 +240,31 @@ describe("findCompileProblems: patternProperties", () => {
     ]);
   });
 
+  it("takes TypeBox's own number and integer key patterns, and checks their keys as TypeBox does, on every path", async () => {
+    for (const [key, keyName] of [
+      [Type.Number(), "number"],
+      [Type.Integer(), "integer"],
+    ] as const) {
+      const parameters = Type.Object({ scores: Type.Record(key, Type.String(), { additionalProperties: false }) });
+      expect(findCompileProblems(parameters)).toEqual([]);
+      const registry = new ToolRegistry().register({ name: "scores", description: "", parameters }, ({ scores }) => Object.keys(scores).length);
+      // The object path's fused copy-and-check and the JSON reader come on the 64th call.
+      for (let call = 0; call < 70; call++) expect(await registry.dispatch({ id: "c", name: "scores", arguments: { scores: { "-1": "a", "0": "b", "10": "c" } } } as never)).toBe(3);
+      const wrong = keyName === "number" ? ["01", "1.", "-", "x1"] : ["01", "1.5", "-", "x1"];
+      for (const bad of wrong) {
+        for (const args of [{ scores: { [bad]: "a" } }, JSON.stringify({ scores: { [bad]: "a" } })]) {
+          expect(await registry.dispatch({ id: "c", name: "scores", arguments: args } as never).catch((error: unknown) => error)).toBeInstanceOf(ToolArgumentsValidationError);
+        }
+      }
+    }
+  });
+
+  it("still refuses a pattern close to them whose alternatives overlap", () => {
+    expect(findCompileProblems({ type: "object", patternProperties: { "^-?(?:0|[0-9][0-9]*)$": {} } })).toEqual([
+      { pointer: "/patternProperties/^-?(?:0|[0-9][0-9]*)$", problem: expect.stringContaining("linear time on the native engine") },
+    ]);
+  });
+
   it("refuses an unanchored pattern where additionalProperties applies, and accepts it where it does not", () => {
     expect(findCompileProblems({ type: "object", patternProperties: { "_id$": {} }, additionalProperties: false }).map((problem) => problem.problem)).toEqual([
       expect.stringContaining("must start with ^"),
