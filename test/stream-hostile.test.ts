@@ -77,6 +77,27 @@ describe("openAIChat(registry).deltas, given chunks no server should send", () =
     expect(turn.ran).toEqual(["Oslo", "Rome"]);
   });
 
+  it.each([
+    ["the choice finishes", true],
+    ["the stream ends", false],
+  ])("loses no call a server names at one index with no ids and then sends no text for, when %s: it ends with a result", async (_end, finishes) => {
+    const named = (name: string, text: string) => piece(0, { type: "function", function: { name, arguments: text } });
+    const turn = await runTurn((registry) =>
+      openAIChat(registry).deltas(chunks([named("get_weather", '{"city":"Oslo"}'), named("uber.ride", ""), ...(finishes ? [choice({}, "tool_calls")] : [])])),
+    );
+    expect(turn.started).toHaveLength(2);
+    expect(turn.ran).toEqual(["Oslo"]);
+    const ride = Object.values(turn.results).find((result) => result.toolName === "uber.ride");
+    expect(ride).toMatchObject({ status: "error", isError: true });
+  });
+
+  it("names no call of its own with a name a server repeats for a call whose text is complete (as vLLM sends it)", async () => {
+    const named = (text: string) => piece(0, { type: "function", function: { name: "get_weather", arguments: text } });
+    const turn = await runTurn((registry) => openAIChat(registry).deltas(chunks([named('{"city":"Oslo"}'), named(""), choice({}, "tool_calls")])));
+    expect(turn.started).toHaveLength(1);
+    expect(turn.ran).toEqual(["Oslo"]);
+  });
+
   it("continues a call whose id the server changes along the way with no new name", async () => {
     const turn = await runTurn((registry) =>
       openAIChat(registry).deltas(chunks([call(0, "id_1", ""), piece(0, { id: "id_2", function: { arguments: '{"city":' } }), piece(0, { id: "id_2", function: { arguments: '"Oslo"}' } }), choice({}, "tool_calls")])),

@@ -31,6 +31,8 @@ interface ChatCall {
   readonly sentId: string | undefined;
   /** A name sent at its index once its text was complete: the next call's, if a text follows. */
   nextName: string | undefined;
+  /** The name the server sent for it, once it did. */
+  sentName: string | undefined;
   named: boolean;
   /** Its arguments ended, or it failed: its further pieces are skipped. */
   done: boolean;
@@ -110,6 +112,7 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
           // Some servers (Ollama) send every call of a turn at index 0. An open call the next one
           // interrupts has lost the rest of its text.
           carriedName = call.nextName;
+          call.nextName = undefined;
           if (!call.done) {
             call.done = true;
             yield call.scanner.complete
@@ -129,13 +132,14 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         const taken = !ids.take(id);
         if (taken) problem ??= 'its "id" is the id of an earlier tool call of the stream';
         const sentId = piece.id === undefined || piece.id === "" ? undefined : piece.id;
-        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, sentId, nextName: undefined, named: false, done: false, scanner: new IncrementalJsonParser(false) };
+        call = { toolCallId: taken ? ids.standIn(`${STAND_IN_ID_PREFIX}${piece.index}`) : id, sentId, nextName: undefined, sentName: undefined, named: false, done: false, scanner: new IncrementalJsonParser(false) };
         calls.set(piece.index, call);
       }
       last = call;
       if (call.done) continue;
       const sentName = piece.name !== undefined && piece.name !== "" ? piece.name : carriedName;
       const name = !call.named && sentName !== undefined ? context.registryName(sentName) : undefined;
+      if (name !== undefined) call.sentName = sentName;
       if (problem !== undefined) {
         call.done = true;
         yield failingDelta(context, PROVIDER, call.toolCallId, name, problem);
@@ -158,7 +162,24 @@ export async function* openAIChatDeltas<TChunk extends OpenAIChatChunk>(
         call.done = true;
         yield { toolCallId: call.toolCallId, done: true };
       }
+      yield* namedOnly(calls, context);
     }
+  }
+  yield* namedOnly(calls, context);
+}
+
+/**
+ * The calls a server named at an index after a complete call there, and then sent no text for
+ * (the choice finished, or the stream ended): each is a call of its own, with no arguments, which
+ * dispatch reports to the model as it would the same call read whole. A name that repeats the
+ * call's own (as vLLM sends it on every piece) names no new call.
+ */
+function* namedOnly(calls: ReadonlyMap<number, ChatCall>, context: DeltaContext): Generator<ToolCallDelta, void, undefined> {
+  for (const call of calls.values()) {
+    const name = call.nextName;
+    call.nextName = undefined;
+    if (name === undefined || name === call.sentName) continue;
+    yield namingDelta(context, { toolCallId: generatedId(GENERATED_ID_PREFIX), toolName: context.registryName(name), done: true });
   }
 }
 
