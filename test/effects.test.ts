@@ -39,6 +39,20 @@ function gatedPayRegistry(options: RegisterOptions, result: string) {
 }
 
 const call = (id: string, args: Record<string, unknown> | string = { invoice: "inv_1", amount: 10 }) => toolCall("pay", args, id);
+/** A read-only `pay` tool whose one run lasts until `finish` is called, then returns what `result` makes. */
+function gatedRegistry(result: () => unknown) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const registry = new ToolRegistry().register(
+    payTool,
+    async () => {
+      await gate;
+      return result() as never;
+    },
+    { effects: "read-only" },
+  );
+  return { registry, finish: () => release() };
+}
 
 describe("concurrent identical calls", () => {
   it.each(["read-only", "idempotent", "once"] as const)("to a %s tool share one run", async (effects) => {
@@ -50,24 +64,27 @@ describe("concurrent identical calls", () => {
     expect(registry.ledgerStats()).toMatchObject({ runs: 1, inFlight: 2 });
   });
 
-  it("each get a result of their own: what one caller changes in its result, another does not see", async () => {
-    const { registry } = payRegistry({ effects: "read-only" });
-    const [own, joined] = await Promise.all([registry.dispatch(call("a")), registry.dispatch(call("b"))]);
-    expect(joined).toEqual(own);
-    expect(joined).not.toBe(own);
-    (own as { paid: number }).paid = 0;
-    expect(joined).toEqual({ paid: 10, run: 1 });
+  it("each get a result of their own: what one caller, or its after hook, changes in its result, another does not see", async () => {
+    const { registry, finish } = gatedRegistry(() => ({ paid: 10, secret: "s" }));
+    // An after hook that redacts the result for one caller, in place.
+    registry.use({ after: (_call, result, context) => void (context.toolCallId === "a" && ((result.value as { secret: string }).secret = "redacted")) });
+    const own = registry.dispatch(call("a"));
+    const joined = registry.dispatch(call("b"));
+    await vi.waitFor(() => expect(registry.ledgerStats().inFlight).toBe(1));
+    finish();
+    expect(await own).toEqual({ paid: 10, secret: "redacted" });
+    expect(await joined).toEqual({ paid: 10, secret: "s" });
   });
 
   it("share a result JSON would change as it is, rather than a copy that differs from it", async () => {
     const at = new Date(0);
-    const registry = new ToolRegistry().register(payTool, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return { at };
-    }, { effects: "read-only" });
-    const [own, joined] = await Promise.all([registry.dispatch(call("a")), registry.dispatch(call("b"))]);
-    expect((joined as { at: unknown }).at).toBe(at);
-    expect(own).toBe(joined);
+    const { registry, finish } = gatedRegistry(() => ({ at }));
+    const own = registry.dispatch(call("a"));
+    const joined = registry.dispatch(call("b"));
+    await vi.waitFor(() => expect(registry.ledgerStats().inFlight).toBe(1));
+    finish();
+    expect(await joined).toBe(await own);
+    expect(((await joined) as { at: unknown }).at).toBe(at);
   });
 
   it("to a tool with no declared effects each run (today's behaviour)", async () => {

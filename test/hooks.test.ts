@@ -54,6 +54,19 @@ describe("before hooks", () => {
     expect(seen).toEqual([]);
   });
 
+  it("deny is read once: a getter that answers otherwise the second time gives the reason it gave first", async () => {
+    const { tools, seen } = registry();
+    tools.use({
+      before: () => {
+        let reads = 0;
+        return { get deny(): unknown { return reads++ === 0 ? "no" : 42; } } as never;
+      },
+    });
+    const [denied] = await tools.dispatchAll([toolCall("read", { path: "a" })]);
+    expect(denied?.status === "denied" && denied.content).toBe('Tool "read" was not run: the application declined this call. "no"');
+    expect(seen).toEqual([]);
+  });
+
   it("compose in order: each sees what the one before it left, and a denial stops the rest", async () => {
     const { tools, seen } = registry();
     const order: string[] = [];

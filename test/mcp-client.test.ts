@@ -67,14 +67,27 @@ describe("registerMcpTools", () => {
     expect(getEventListeners(NEVER_ABORTED_SIGNAL, "abort")).toHaveLength(0);
   });
 
-  it("still cancels a call in flight when its long-lived signal aborts", async () => {
-    const { client } = await remote();
+  it("still cancels the server's run of a call in flight when its long-lived signal aborts", async () => {
+    let started = false;
+    let remoteAborted = false;
+    const remoteRegistry = new ToolRegistry().register({ name: "hold", description: "Holds until cancelled", parameters: Type.Object({}) }, (_args, { signal }) => {
+      started = true;
+      return new Promise((resolve) =>
+        signal.addEventListener("abort", () => {
+          remoteAborted = true;
+          resolve("cancelled");
+        }),
+      );
+    });
+    const client = await connectInMemory(createMcpServer(remoteRegistry, { name: "holder", version: "1.0.0" }));
     const registry = new ToolRegistry();
     await registerMcpTools(registry, client);
     const session = new AbortController();
-    const slow = registry.dispatch(toolCall("echo", { text: "hi" }), { signal: session.signal });
+    const held = registry.dispatch(toolCall("hold", {}), { signal: session.signal });
+    await vi.waitFor(() => expect(started).toBe(true));
     session.abort(new Error("user left"));
-    expect(await rejectionOf(slow)).toBeInstanceOf(ToolAbortedError);
+    expect(await rejectionOf(held)).toBeInstanceOf(ToolAbortedError);
+    await vi.waitFor(() => expect(remoteAborted).toBe(true));
   });
 
   it("sends nothing for arguments whose JSON would differ from what was checked (a Date, a Map, NaN), which only a caller's code can pass", async () => {

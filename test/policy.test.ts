@@ -174,6 +174,31 @@ describe("rateLimit", () => {
     for (const start of starts) expect(starts.filter((time) => time >= start && time < start + 100)).toHaveLength(1);
   });
 
+  it("counts a retry's run when it starts, after its backoff wait, not before: a call in between still finds room", async () => {
+    const starts: Array<[number, number]> = [];
+    const begun = performance.now();
+    let failedOnce = false;
+    const tools = new ToolRegistry().register(
+      tool("api"),
+      ({ n }) => {
+        starts.push([n, performance.now() - begun]);
+        if (n === 1 && !failedOnce) {
+          failedOnce = true;
+          throw new Error("flaky");
+        }
+        return n;
+      },
+      { effects: "idempotent", retry: { retries: 1, minDelayMs: 300, maxDelayMs: 300 }, rateLimit: { limit: 2, intervalMs: 200 } },
+    );
+    const retried = tools.dispatch(toolCall("api", { n: 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // One run so far in the window: the retry has not started, and holds no run yet.
+    expect(await tools.dispatch(toolCall("api", { n: 2 }))).toBe(2);
+    expect(await retried).toBe(1);
+    expect(starts.map(([n]) => n)).toEqual([1, 2, 1]);
+    for (const [, start] of starts) expect(starts.filter(([, time]) => time >= start && time < start + 200).length).toBeLessThanOrEqual(2);
+  });
+
   it("counts each retry as a run: past the limit, the call ends with its last failure", async () => {
     let runs = 0;
     const tools = new ToolRegistry().register(

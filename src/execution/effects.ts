@@ -72,7 +72,7 @@ type OnceRecord = { state: "running"; since: string } | { state: "done"; at: str
  */
 export class CallLedger {
   /** The runs in flight, by registration, then by fingerprint. */
-  readonly #inFlight = new WeakMap<object, Map<string, Promise<SharedResult>>>();
+  readonly #inFlight = new WeakMap<object, Map<string, InFlightRun>>();
   readonly #adding = new Set<string>();
   readonly stats: LedgerStats = { runs: 0, inFlight: 0, cache: 0, ledger: 0, inDoubt: 0, storeErrors: 0 };
 
@@ -90,11 +90,12 @@ export class CallLedger {
     const running = inFlight.get(fingerprint);
     if (running !== undefined) {
       this.stats.inFlight++;
+      running.joined = true;
       // Its place in line is given up at once (kept, it could be ahead of the run it waits for). If
       // that run's own caller aborts it, this call (whose caller did not) runs, or joins, anew.
       execution.skip();
-      return execution.join(running).then(
-        (shared): SharedResult => ({ value: joinedValue(shared.value), reused: "in-flight" }),
+      return execution.join(running.result).then(
+        (shared): SharedResult => ({ value: running.json === undefined ? shared.value : revive(JSON.parse(running.json) as JsonValue), reused: "in-flight" }),
         (error: unknown) => {
           if (!(error instanceof ToolAbortedError) || execution.aborted()) throw error;
           this.stats.inFlight--;
@@ -104,10 +105,19 @@ export class CallLedger {
       );
     }
     const own = this.#produce(fingerprint, rule, execution);
-    inFlight.set(fingerprint, own);
+    const run: InFlightRun = { result: own, joined: false, json: undefined };
+    inFlight.set(fingerprint, run);
     const done = (): void => {
-      if (inFlight.get(fingerprint) === own) inFlight.delete(fingerprint);
+      if (inFlight.get(fingerprint) === run) inFlight.delete(fingerprint);
     };
+    // Taken before the caller that ran it resumes (its own reaction comes after this one), so that
+    // what that caller or its `after` hooks change in the value, no joined call sees.
+    own.then(
+      (shared) => {
+        if (run.joined) run.json = joinedJson(shared.value);
+      },
+      () => undefined,
+    );
     own.then(done, done);
     return own;
   }
@@ -278,15 +288,23 @@ function doneRecord(value: unknown): OnceRecord {
   return result === NOT_JSON ? { state: "done", at, unrecorded: true } : { state: "done", at, result };
 }
 
+/** A run in flight: its result, whether a call joined it, and the JSON each joined call's copy is read from. */
+interface InFlightRun {
+  readonly result: Promise<SharedResult>;
+  joined: boolean;
+  json: string | undefined;
+}
+
 /**
- * A joined call's own copy of the value its run gave, as a replay from the cache or the ledger is
- * one: what one caller (or its `after` hook) changes in its result, no other caller sees. A value
- * that JSON would change (a class instance, a `Date`, a `Map`) is shared as it is.
+ * The JSON text of the value a run gave, as the ledger records it, from which each joined call
+ * reads a copy of its own, as a replay from the cache or the ledger is one: what one caller (or its
+ * `after` hook) changes in its result, no other caller sees. `undefined` for a value JSON would
+ * change (a class instance, a `Date`, a `Map`), which is shared as it is.
  */
-function joinedValue(value: unknown): unknown {
-  if (!isToolContent(value) && !isJsonData(value)) return value;
+function joinedJson(value: unknown): string | undefined {
+  if (!isToolContent(value) && !isJsonData(value)) return undefined;
   const result = recordable(value);
-  return result === NOT_JSON ? value : revive(result);
+  return result === NOT_JSON ? undefined : JSON.stringify(result);
 }
 
 /** A recorded result as a value again: a fresh copy, a rich result rebuilt. */

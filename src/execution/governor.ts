@@ -179,8 +179,9 @@ export class Governor {
     // A caller that aborted while the call was fingerprinted, or looked up in its ledger, takes no run.
     if (call.caller?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, call.caller.signal.reason, false);
     const rateLimit = policy?.rateLimit;
-    // Each run of the handler takes one call of the rate limit (a retry too); one taken by a call that
-    // then never ran (refused by the circuit breaker, timed out or aborted waiting for its turn) is given back.
+    // Each run of the handler takes one call of the rate limit (a retry too), when it starts; one
+    // taken by a call that then never ran (refused by the circuit breaker, aborted before its
+    // handler started) is given back.
     const scope = rateLimit === undefined ? undefined : rateLimitKey(tool.name, rateLimit.key, context);
     /** Takes a run at `at`: 0 when taken (or there is no limit), else how long until one could be. */
     const takeRun = (at = performance.now()): number => (rateLimit === undefined ? 0 : rateLimit.limiter.take(scope!, at));
@@ -265,9 +266,9 @@ export class Governor {
         // A retry never overlaps the attempt it replaces where runs are limited: an attempt given up
         // on (timed out) that still runs is waited for, for one more time limit, else the call fails.
         if (abandoned && hold !== undefined && !(await hold.idle(call.timeoutMs, call.caller, () => new ToolAbortedError(tool.name, toolCallId, call.caller?.signal.reason)))) throw error;
-        // A retry is a run: over the rate limit, the call ends with its last failure.
-        retryTakenAt = performance.now();
-        if (takeRun(retryTakenAt) > 0) {
+        // A retry is a run: over the rate limit already, the call ends with its last failure. Its
+        // run is taken when it starts, after its wait.
+        if ((rateLimit?.limiter.refusal(scope!) ?? 0) > 0) {
           breaker?.released(call);
           throw error;
         }
@@ -278,15 +279,15 @@ export class Governor {
         if (signal?.signal.aborted) throw new ToolAbortedError(tool.name, toolCallId, signal.signal.reason);
         await wait(retryDelay(attempt + 1, retry.minDelayMs, retry.maxDelayMs), signal === undefined ? undefined : (onAbort) => signal.subscribe(onAbort), () => new ToolAbortedError(tool.name, toolCallId, signal?.signal.reason));
       } catch (error) {
-        // The retry given up before it ran gives its run back.
         breaker?.released(call);
-        giveBack(retryTakenAt);
         throw error;
       }
       // Asked again after the wait: other calls may have opened the circuit meanwhile, and an open
-      // circuit runs nothing. The call then ends with its last failure, as when it was open before.
-      if (breaker !== undefined && breaker.admit(call) > 0) {
-        giveBack(retryTakenAt);
+      // circuit runs nothing; or taken runs the limit allows. The call then ends with its last failure.
+      if (breaker !== undefined && breaker.admit(call) > 0) throw lastFailure;
+      retryTakenAt = performance.now();
+      if (takeRun(retryTakenAt) > 0) {
+        breaker?.released(call);
         throw lastFailure;
       }
     }

@@ -51,7 +51,9 @@ export async function runBefore(hooks: readonly ToolHooks[], call: HookCall, con
     if (decision === undefined || decision === null) continue;
     const answer = readAnswer(call.toolName, false, () => {
       if (typeof decision !== "object") return undefined;
-      if ("deny" in decision && typeof decision.deny === "string") return { deny: decision.deny };
+      // Each field read once: a getter may answer differently the second time.
+      const deny = "deny" in decision ? decision.deny : undefined;
+      if (typeof deny === "string") return { deny };
       return "arguments" in decision ? { arguments: decision.arguments } : undefined;
     });
     if (answer === undefined) throw new ToolHookError(call.toolName, { cause: new TypeError("a before hook must return nothing, { deny: reason } or { arguments }") });

@@ -7,9 +7,9 @@ import { resourceLinkText, unreadableItemNote } from "../text/content-notes.js";
  * server sent one, so that the registry checks that value against the tool's `outputSchema`.
  * Text, images, audio and embedded resources keep MCP's shapes (without `annotations` or
  * `_meta`), base64 data padded and without white space as the providers take it (the SDK accepts
- * what `atob` reads), media types without their parameters; a `resource_link` becomes a line of text naming it; an item of another
- * kind, or one `toolContent` refuses (a media type such as `png`), becomes a line saying it was
- * left out, since the tool did run.
+ * what `atob` reads), media types without their parameters; a `resource_link` becomes a line of
+ * text naming it; an item of another kind, or one `toolContent` refuses (a media type such as
+ * `png`), becomes a line saying it was left out, since the tool did run.
  */
 export function remoteToolContent(items: readonly unknown[], structuredContent: unknown): ToolContent {
   const options = structuredContent === undefined ? {} : { structuredContent };
