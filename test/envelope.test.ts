@@ -85,6 +85,17 @@ describe("registry.envelope", () => {
     expect((error as ToolArgumentsValidationError).issues).toEqual(["/amount: must be >= 1"]);
   });
 
+  it("refuses arguments that JSON would change (a Map, a Date, NaN), whose JSON another process would run unchecked, under another call's fingerprint", async () => {
+    const registry = new ToolRegistry().register({ name: "store", description: "", parameters: Type.Object({ value: Type.Any(), note: Type.Optional(Type.String()) }) }, () => "stored");
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, new Map([["k", 1]]), new Date(0), [undefined]]) {
+      const error = await registry.envelope({ ...call, name: "store", arguments: { value } }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolArgumentsValidationError);
+      expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) to be sent to another process"]);
+    }
+    // A property set to undefined is absent, to the check and in the JSON alike.
+    expect((await registry.envelope({ ...call, name: "store", arguments: { value: 1, note: undefined } })).arguments).toEqual({ value: 1 });
+  });
+
   it("rejects an unknown tool with the error dispatch gives", async () => {
     const { registry } = payRegistry();
     await expect(registry.envelope({ ...call, name: "pya" })).rejects.toBeInstanceOf(UnknownToolError);

@@ -1,8 +1,9 @@
-import { ToolAbortedError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError, ToolTimeoutError } from "../errors.js";
+import { ToolAbortedError, ToolArgumentsValidationError, ToolEnvelopeError, ToolLedgerError, ToolMismatchError, ToolTimeoutError } from "../errors.js";
 import { type AllowList, allowTest } from "../dispatch/allow.js";
 import type { PreparedCall, RegisteredTool } from "../dispatch/prepare.js";
 import { isPlainObject } from "../objects.js";
 import { describeOption, everyOption, MAX_TIMER_MS, optionalSignal, optionalToken, refuseUnknownOptions } from "../options.js";
+import { readsAsJson } from "../results/json-data.js";
 import { canonicalJson } from "../schema/canonical.js";
 import { toFailure } from "../text/results.js";
 import type { ToolCallContent, ToolResult } from "../types.js";
@@ -114,8 +115,12 @@ export interface EnvelopeRun {
   readonly traceparent: string | undefined;
 }
 
+/** The issue of arguments whose JSON, which another process would run, is not what was checked. */
+const NOT_SENDABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) to be sent to another process";
+
 /**
- * Checks `call` as `dispatch` would and packs it in an envelope.
+ * Checks `call` as `dispatch` would and packs it in an envelope. Arguments that JSON would change
+ * (a `Map`, a `Date`, `NaN`) are refused: the envelope carries their JSON.
  * @throws UnknownToolError, ToolNotAllowedError, ToolArgumentsValidationError or ToolDefinitionError (as rejections) as `dispatch` does
  * @throws TypeError (as a rejection) for a bad option, or a tool whose schema has no JSON form to fingerprint
  */
@@ -124,6 +129,9 @@ export async function makeEnvelope(services: EnvelopeServices, call: ToolCallCon
   const approval = optionalToken("approval", options?.approval);
   const prepared = services.prepare(call, allowTest(options?.allow));
   const { tool, toolCallId } = prepared;
+  // The other process runs the arguments' JSON: where it differs from what was checked (a `Map`, a
+  // `Date`, `NaN`), it would run arguments no one checked, under the fingerprint of others.
+  if (!readsAsJson(prepared.args, true)) throw new ToolArgumentsValidationError(tool.name, [NOT_SENDABLE]);
   const args = JSON.parse(JSON.stringify(prepared.args)) as { [key: string]: JsonValue };
   const [fingerprint, schemaFingerprint] = await Promise.all([callFingerprint(tool.name, args), schemaFingerprintOf(tool)]);
   const timeoutMs = services.timeoutOf(tool);
