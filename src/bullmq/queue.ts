@@ -234,6 +234,7 @@ class QueueClient implements ToolQueue {
             return finish(() => reject(new ToolJobFailedError(toolName, toolCallId, settled.reason)));
         }
       };
+      const unreachable = (error: unknown): void => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: withoutCommand(error), refused: isRedisReply(error) })));
       this.#wait(jobId, onSettled);
       if (envelope.deadline !== undefined) {
         const timeout = new ToolTimeoutError(toolName, toolCallId, envelope.timeoutMs ?? 0);
@@ -254,9 +255,11 @@ class QueueClient implements ToolQueue {
             return;
           }
           this.#enqueued(jobId);
-          void this.#joinFinished(job, envelope, jobId, onSettled).catch(() => undefined);
+          // A finished job that could not be looked at or replaced (Redis failed meanwhile) would
+          // leave the call waiting for a job no one enqueues: it fails as the enqueue would have.
+          this.#joinFinished(job, envelope, jobId, onSettled).catch(unreachable);
         },
-        (error: unknown) => finish(() => reject(new ToolQueueConnectionError(toolName, describeConnection(this.client), { cause: withoutCommand(error), refused: isRedisReply(error) }))),
+        unreachable,
       );
     });
   }

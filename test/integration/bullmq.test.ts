@@ -220,6 +220,26 @@ describe.skipIf(redis === undefined)(title, () => {
       }
     });
 
+    it("fails a repeat whose finished job could not be replaced (Redis failed meanwhile) as a connection error, rather than leaving it waiting", async () => {
+      const { queue } = queueAndWorker(payRegistry(), payRegistry());
+      expect(await queue.dispatch(call("again"))).toBe("paid inv_1");
+      // The finished job is another conversation's once it is older than the clocks' leeway.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const { client } = redisClientsOf(queue)!;
+      const set = client.set.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      let failed = false;
+      (client as unknown as { set: (...args: unknown[]) => Promise<unknown> }).set = (...args) => {
+        if (!failed && String(args[0]).includes(":replace:")) {
+          failed = true;
+          return Promise.reject(new Error("Reached the max retries per request limit (which is 1)"));
+        }
+        return set(...args);
+      };
+      const outcome = await Promise.race([queue.dispatch(call("again")).catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 10_000))]);
+      expect(failed).toBe(true);
+      expect(outcome).toBeInstanceOf(ToolQueueConnectionError);
+    });
+
     it("runs a call that needs approval once it is dispatched again with its approval token, and refuses a repeat of it as used, as locally", async () => {
       const handler = vi.fn((args: PayArgs) => `paid ${args.invoice}`);
       const approvalSecret = "a secret of at least thirty-two characters";
