@@ -90,8 +90,10 @@ describe("registry.envelope", () => {
     for (const value of [Number.NaN, Number.POSITIVE_INFINITY, new Map([["k", 1]]), new Date(0), [undefined]]) {
       const error = await registry.envelope({ ...call, name: "store", arguments: { value } }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ToolArgumentsValidationError);
-      expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) to be sent to another process"]);
+      expect((error as ToolArgumentsValidationError).issues).toEqual(["/: arguments must be JSON data (no Map, Set, Date, NaN, infinite number such as 1e400, or undefined item) to be sent to another process"]);
     }
+    // A model's JSON text reads 1e400 as Infinity.
+    expect(await registry.envelope({ ...call, name: "store", arguments: '{"value":1e400}' }).catch((caught: unknown) => caught)).toBeInstanceOf(ToolArgumentsValidationError);
     // A property set to undefined is absent, to the check and in the JSON alike.
     expect((await registry.envelope({ ...call, name: "store", arguments: { value: 1, note: undefined } })).arguments).toEqual({ value: 1 });
   });

@@ -116,7 +116,7 @@ export interface EnvelopeRun {
 }
 
 /** The issue of arguments whose JSON, which another process would run, is not what was checked. */
-const NOT_SENDABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN or undefined item) to be sent to another process";
+const NOT_SENDABLE = "/: arguments must be JSON data (no Map, Set, Date, NaN, infinite number such as 1e400, or undefined item) to be sent to another process";
 
 /**
  * Checks `call` as `dispatch` would and packs it in an envelope. Arguments that JSON would change
@@ -130,7 +130,8 @@ export async function makeEnvelope(services: EnvelopeServices, call: ToolCallCon
   const prepared = services.prepare(call, allowTest(options?.allow));
   const { tool, toolCallId } = prepared;
   // The other process runs the arguments' JSON: where it differs from what was checked (a `Map`, a
-  // `Date`, `NaN`), it would run arguments no one checked, under the fingerprint of others.
+  // `Date`, `NaN`, or `1e400`, which JSON text reads as Infinity), it would run arguments no one
+  // checked, under the fingerprint of others.
   if (!readsAsJson(prepared.args, true)) throw new ToolArgumentsValidationError(tool.name, [NOT_SENDABLE]);
   const args = JSON.parse(JSON.stringify(prepared.args)) as { [key: string]: JsonValue };
   const [fingerprint, schemaFingerprint] = await Promise.all([callFingerprint(tool.name, args), schemaFingerprintOf(tool)]);

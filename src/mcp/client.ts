@@ -380,7 +380,7 @@ function malformedTool(name: string, prefix: string, problem: string): McpSkippe
 const UNLIMITED_REQUEST_MS = MAX_TIMER_MS;
 
 /** Why a proxied call's arguments were not sent. */
-const NOT_SENDABLE = "its arguments hold values that JSON would change (a Date, a Map, NaN), and the MCP server receives their JSON, which was not checked against its schema; nothing was sent";
+const NOT_SENDABLE = "its arguments hold values that JSON would change (a Date, a Map, NaN, an infinite number such as 1e400), and the MCP server receives their JSON, which was not checked against its schema; nothing was sent";
 
 function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previous: ProxyTool | undefined, registerOptions: RegisterOptions): ProxyTool {
   const name = prefix + tool.name;
@@ -391,9 +391,8 @@ function proxyOf(tool: ListedTool, client: McpToolClient, prefix: string, previo
   const remoteName = tool.name;
   const handler: ToolHandler = async (args, { signal }) => {
     // The server receives the arguments' JSON: where it differs from what was checked (a `Date`, a
-    // `Map`, `NaN`, from a caller's code; a model's JSON text never holds them), the server would
-    // get arguments no one checked against its schema. A property set to `undefined` is absent in
-    // both.
+    // `Map`, `NaN`, or `1e400`, which JSON text reads as Infinity), the server would get arguments
+    // no one checked against its schema. A property set to `undefined` is absent in both.
     if (!readsAsJson(args, true)) throw new TypeError(NOT_SENDABLE);
     const params = { name: remoteName, arguments: args as Record<string, unknown> };
     const result: unknown = await withRequestSignal(signal, (requestSignal) => {
