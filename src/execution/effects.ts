@@ -273,12 +273,18 @@ export const NOT_JSON = Symbol("not JSON");
 
 /** A result as the ledger keeps it: JSON, `{ value }` (`{}` for `undefined`) or a rich result's items; {@link NOT_JSON} when it has none. */
 export function recordable(value: unknown): JsonValue | typeof NOT_JSON {
+  const text = recordedText(value);
+  return text === undefined ? NOT_JSON : (JSON.parse(text) as JsonValue);
+}
+
+/** The JSON text of {@link recordable}'s record, or `undefined` when it has none. */
+function recordedText(value: unknown): string | undefined {
   try {
     const subject = isToolContent(value) ? { toolContent: value.content, ...("structuredContent" in value ? { structuredContent: value.structuredContent } : {}) } : { value };
     const text = JSON.stringify(subject);
-    return typeof text === "string" ? (JSON.parse(text) as JsonValue) : NOT_JSON;
+    return typeof text === "string" ? text : undefined;
   } catch {
-    return NOT_JSON;
+    return undefined;
   }
 }
 
@@ -302,9 +308,7 @@ interface InFlightRun {
  * change (a class instance, a `Date`, a `Map`), which is shared as it is.
  */
 function joinedJson(value: unknown): string | undefined {
-  if (!isToolContent(value) && !isJsonData(value)) return undefined;
-  const result = recordable(value);
-  return result === NOT_JSON ? undefined : JSON.stringify(result);
+  return isToolContent(value) || isJsonData(value) ? recordedText(value) : undefined;
 }
 
 /** A recorded result as a value again: a fresh copy, a rich result rebuilt. */

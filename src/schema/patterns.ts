@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { RE2JS } from "re2js";
 import { isNativeLinear } from "./regexp/native-linear.js";
-import { parsePattern } from "./regexp/parse.js";
+import { type ParsedPattern, parsePattern } from "./regexp/parse.js";
 import { toRe2Syntax } from "./regexp/re2-syntax.js";
 
 /**
@@ -51,7 +51,7 @@ const LINEAR_BY_INSPECTION: ReadonlySet<string> = new Set(["^-?(?:0|[1-9][0-9]*)
 function compileUncached(source: string): CompiledPattern {
   const parsed = parsePattern(source);
   if (!parsed.ok) return parsed;
-  if (LINEAR_BY_INSPECTION.has(source) || isNativeLinear(parsed.pattern)) return { ok: true, engine: "native", tester: new RegExp(source, "u") };
+  if (provablyNativeLinear(source, parsed.pattern)) return { ok: true, engine: "native", tester: new RegExp(source, "u") };
   const translated = toRe2Syntax(parsed.pattern);
   if (!translated.ok) return translated;
   let compiled: RE2JS;
@@ -65,7 +65,11 @@ function compileUncached(source: string): CompiledPattern {
 
 /** Whether the native `RegExp` provably runs `source` in linear time (what TypeBox's own uses of a pattern need). */
 export function isNativeLinearPattern(source: string): boolean {
-  if (LINEAR_BY_INSPECTION.has(source)) return true;
   const parsed = parsePattern(source);
-  return parsed.ok && isNativeLinear(parsed.pattern);
+  return parsed.ok && provablyNativeLinear(source, parsed.pattern);
+}
+
+/** Whether V8's backtracking runs `source` (parsed as `pattern`) in linear time: by the proof, or by inspection. */
+function provablyNativeLinear(source: string, pattern: ParsedPattern): boolean {
+  return LINEAR_BY_INSPECTION.has(source) || isNativeLinear(pattern);
 }
